@@ -1,0 +1,49 @@
+"""Canonical source identity (seed 003 §4): the same study reached by three routes counts once.
+
+A DOI is the strongest key; otherwise the URL is normalised: scheme and ``www.`` dropped, host lower-cased, default
+port, fragment and tracking parameters removed, trailing slash dropped, remaining query parameters sorted. Local
+documents are keyed by their document id.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>&?#]+)", re.IGNORECASE)
+TRACKING_PARAMS = frozenset(
+    {"ref", "ref_src", "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "yclid", "_hsenc", "_hsmi"}
+)
+
+
+def doi_of(text: str) -> str | None:
+    """The DOI in a URL or string, lower-cased and without trailing punctuation."""
+    match = _DOI.search(unquote(text))
+    if not match:
+        return None
+    return match.group(1).rstrip(".,;)]").lower()
+
+
+def _is_tracking(name: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith("utm_") or lowered in TRACKING_PARAMS
+
+
+def canonical_key(url: str, doc_id: str | None = None) -> str:
+    """The store key of a source: ``doc:<id>`` for local documents, ``doi:<doi>``, else ``url:<host><path>[?q]``."""
+    if doc_id:
+        return f"doc:{doc_id}"
+    doi = doi_of(url)
+    if doi:
+        return f"doi:{doi}"
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    port = parts.port
+    if port and not ((parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)):
+        host = f"{host}:{port}"
+    path = re.sub(r"/{2,}", "/", parts.path or "").rstrip("/")
+    params = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k))
+    query = f"?{urlencode(params)}" if params else ""
+    return f"url:{host}{path}{query}"

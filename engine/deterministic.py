@@ -1,0 +1,320 @@
+"""The deterministic engine: every research decision made without a model.
+
+It is the engine of an offline machine and the per-call fallback of the model engine, so it has to be useful on its
+own: angle decomposition for planning, seed 001's novelty heuristic, extractive compression, reflection that
+follows breadcrumbs and reformulates thin queries, extractive synthesis whose claims are sentences of the sources
+they cite, and a mechanical completeness critic.
+"""
+
+from __future__ import annotations
+
+from satiate.engine.base import Decision, ResearchView
+from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
+from satiate.engine.grounding import supports
+from satiate.engine.novelty import heuristic_novelty
+from satiate.engine.text import (
+    content_terms,
+    entities,
+    idf_weights,
+    jaccard,
+    normalize_query,
+    numbers,
+    sentences,
+    simplify_query,
+    unique,
+    words,
+)
+from satiate.state.contracts import (
+    ClaimDraft,
+    ContradictionDraft,
+    CriticGap,
+    CriticReport,
+    PlanQueryModel,
+    PlanResponse,
+    ReflectionResponse,
+    SynthesisResponse,
+)
+from satiate.state.records import Hit, SourceRecord
+
+NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "none", "cannot", "without", "false", "failed"})
+CONTRAST_CUES = frozenset(
+    {"however", "but", "although", "criticism", "critics", "criticised", "criticized", "limitation", "limitations",
+     "disputed", "contrary", "against", "fail", "failed", "fails", "not", "despite", "risk", "risks", "drawback"}
+)
+ANGLE_SUFFIX = {
+    "time_window": "history timeline latest",
+    "source_type": "official primary source",
+    "counter_argument": "criticism limitations",
+}
+MAX_SENTENCE_CHARS = 600
+SCAN_CHARS = 20_000
+
+
+def core_terms(text: str, limit: int = 6) -> list[str]:
+    return unique(content_terms(text))[:limit]
+
+
+def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
+    """Seed 003's multi-angle decomposition of one target, the target itself first."""
+    core = " ".join(core_terms(text))
+    names = [n for n in unique(entities(text)) if len(n) > 2][:2]
+    planned = [PlanQueryModel(query=text.strip(), intent="the target as asked", angle="question")]
+    for angle in angles:
+        if angle == "entity":
+            for name in names:
+                planned.append(PlanQueryModel(query=name, intent=f"primary source on {name}", angle="entity"))
+        elif core:
+            planned.append(
+                PlanQueryModel(query=f"{core} {ANGLE_SUFFIX[angle]}", intent=f"{angle} angle on the target", angle=angle)
+            )
+    return planned
+
+
+def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: int) -> list[PlanQueryModel]:
+    """Drop queries already sent (by normalised identity) or repeated, keep order, cap the count."""
+    kept: list[PlanQueryModel] = []
+    seen = set(executed)
+    for candidate in candidates:
+        identity = normalize_query(candidate.query)
+        if not identity or identity in seen:
+            continue
+        seen.add(identity)
+        kept.append(candidate)
+    return kept[:limit]
+
+
+def has_conflict(a: str, b: str) -> bool:
+    """Two statements on one topic that disagree: different numbers, or one negates what the other asserts."""
+    numbers_a, numbers_b = numbers(a), numbers(b)
+    if numbers_a and numbers_b and numbers_a != numbers_b and not (numbers_a & numbers_b):
+        return True
+    negated_a = bool(NEGATIONS & set(words(a)))
+    negated_b = bool(NEGATIONS & set(words(b)))
+    return negated_a != negated_b
+
+
+class DeterministicEngine:
+    """The no-model implementation of ``ResearchEngine``."""
+
+    label = "deterministic"
+
+    # --- plan -----------------------------------------------------------------------------------------------------------
+    def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
+        candidates = angle_queries(target or view.question, list(view.settings.angles))
+        queries = fresh_queries(candidates, view.executed_queries(), view.settings.budget.max_queries_per_round)
+        if not queries:  # everything already asked: fall back to the simplified target so the plan is never empty
+            queries = [PlanQueryModel(query=simplify_query(target or view.question), intent="simplified", angle="question")]
+        return Decision(PlanResponse(queries=queries))
+
+    # --- novelty and compression ----------------------------------------------------------------------------------------
+    def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
+        return Decision(heuristic_novelty((h["body"] for h in hits), view.knowledge_state))
+
+    def compress(self, view: ResearchView, new_sources: list[SourceRecord]) -> Decision[str]:
+        limit = view.settings.knowledge_max_chars
+        if not view.knowledge_state:
+            # Seed 001's first-round fast path: the state is built straight from the results.
+            bodies = " ".join(s["text"] for s in new_sources)[:1200]
+            return Decision(bodies[:limit])
+        focus = set(content_terms(view.question)) | set(content_terms(view.target))
+        kept_terms: set[str] = set()
+        candidates: list[tuple[float, int, str]] = []
+        old = [line.lstrip("-• ").strip() for line in view.knowledge_state.splitlines() if line.strip()]
+        new = [s.text for source in new_sources for s in sentences(source["text"][:SCAN_CHARS])]
+        for order, text in enumerate(old + new):
+            terms = set(content_terms(text))
+            if not terms:
+                continue
+            relevance = len(terms & focus) / (1 + len(focus))
+            candidates.append((relevance + (0.2 if order < len(old) else 0.0), order, text))
+        candidates.sort(key=lambda c: (-c[0], c[1]))
+        chosen: list[tuple[int, str]] = []
+        used = 0
+        for _, order, text in candidates:
+            terms = set(content_terms(text))
+            if terms <= kept_terms or any(jaccard(terms, content_terms(t)) > 0.6 for _, t in chosen):
+                continue
+            line = f"- {text}"
+            if used + len(line) + 1 > limit:
+                continue
+            chosen.append((order, text))
+            kept_terms |= terms
+            used += len(line) + 1
+        chosen.sort()
+        return Decision("\n".join(f"- {text}" for _, text in chosen)[:limit])
+
+    # --- reflect --------------------------------------------------------------------------------------------------------
+    def reflect(self, view: ResearchView) -> Decision[ReflectionResponse]:
+        settings = view.settings
+        key_terms = unique(content_terms(view.question))
+        known = set(words(view.knowledge_state))
+        covered = [t for t in key_terms if t in known]
+        confidence = len(covered) / len(key_terms) if key_terms else 1.0
+        uncovered = [t for t in key_terms if t not in known]
+        candidates: list[PlanQueryModel] = []
+        # Tier 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
+        for record in view.search_results:
+            if record["cycle"] != view.cycle:
+                continue
+            thin = record["outcome"] != "ok" or len(record["hits"]) < settings.thin_result_count
+            if thin:
+                candidates.append(
+                    PlanQueryModel(query=simplify_query(record["query"]), intent=f"reformulation of '{record['query']}'",
+                                   angle=record["angle"])
+                )
+        # Seed 004: follow breadcrumbs, each with the question terms its sources leave uncovered.
+        crumbs = rank_breadcrumbs(view.question, view.sources, limit=settings.max_breadcrumbs * 3)
+        followed = 0
+        for crumb in crumbs:
+            if followed >= settings.max_breadcrumbs:
+                break
+            rest = remaining_terms(view.question, crumb, view.sources)[:4]
+            query = " ".join([crumb.name, *rest])
+            if normalize_query(query) in view.executed_queries():
+                continue
+            candidates.append(PlanQueryModel(query=query, intent=f"breadcrumb: {crumb.name}", angle="breadcrumb"))
+            followed += 1
+        # Seed 001's plan_query: target what the knowledge state does not cover yet.
+        if uncovered:
+            anchor = [n for n in unique(entities(view.question))][:1]
+            candidates.append(
+                PlanQueryModel(query=" ".join(anchor + uncovered[:5]), intent="terms not yet covered", angle="gap")
+            )
+        queries = fresh_queries(candidates, view.executed_queries(), settings.budget.max_queries_per_round)
+        # Sufficient when nothing is left to ask, or every question term is known and no breadcrumb is pending.
+        pending_hop = any(q.angle == "breadcrumb" for q in queries)
+        sufficient = not queries or (confidence >= 0.999 and not pending_hop)
+        gaps = [f"not yet covered: {', '.join(uncovered)}"] if uncovered else []
+        return Decision(
+            ReflectionResponse(sufficient=sufficient, confidence=round(confidence, 3), gaps=gaps, new_queries=queries)
+        )
+
+    # --- synthesize -----------------------------------------------------------------------------------------------------
+    def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
+        settings = view.settings
+        question_terms = set(content_terms(view.question))
+        crumb_terms = {
+            w for c in rank_breadcrumbs(view.question, view.sources, limit=3) for w in content_terms(c.name)
+        }
+        pool: list[tuple[SourceRecord, str, set[str]]] = []
+        for source in view.sources:
+            for sentence in sentences(source["text"][:SCAN_CHARS]):
+                if len(sentence.text) > MAX_SENTENCE_CHARS or len(sentence.text) < 20:
+                    continue
+                pool.append((source, sentence.text, set(content_terms(sentence.text))))
+        if not pool:
+            return Decision(SynthesisResponse(open_questions=["No readable source text was gathered."]))
+        idf = idf_weights([list(terms) for _, _, terms in pool])
+
+        def score(source: SourceRecord, terms: set[str]) -> float:
+            base = sum(idf.get(t, 0.0) for t in terms & question_terms)
+            bridge = 0.3 * sum(idf.get(t, 0.0) for t in terms & crumb_terms)
+            title = 0.5 if set(content_terms(source["title"])) & question_terms else 0.0
+            return base + bridge + (title if base else 0.0)
+
+        ranked = sorted(
+            ((score(s, terms), index) for index, (s, _, terms) in enumerate(pool)), key=lambda item: (-item[0], item[1])
+        )
+        ranked = [(value, index) for value, index in ranked if value > 0]
+        picked: list[int] = []
+        for _, index in ranked:
+            if len(picked) >= settings.max_claims:
+                break
+            terms = pool[index][2]
+            if any(jaccard(terms, pool[p][2]) > 0.5 for p in picked):
+                continue
+            picked.append(index)
+        self._keep_counter_argument(view, pool, ranked, picked)
+        contradictions = self._find_contradictions(pool, ranked, picked)
+        claims = [self._claim(view, pool[index]) for index in picked]
+        return Decision(SynthesisResponse(claims=claims, contradictions=contradictions))
+
+    def _keep_counter_argument(self, view: ResearchView, pool, ranked, picked: list[int]) -> None:
+        """Seed 003: steel-man the other side; the best opposing sentence found gets a place among the claims."""
+        if any(pool[i][0]["angle"] == "counter_argument" and CONTRAST_CUES & pool[i][2] for i in picked):
+            return
+        for _, index in ranked:
+            source, _, terms = pool[index]
+            if source["angle"] == "counter_argument" and CONTRAST_CUES & set(words(pool[index][1])):
+                if index in picked:
+                    return
+                if len(picked) >= view.settings.max_claims and picked:
+                    picked.pop()
+                picked.append(index)
+                return
+
+    def _find_contradictions(self, pool, ranked, picked: list[int]) -> list[ContradictionDraft]:
+        """Pairs on one topic that disagree; both sides become claims and the dispute is adjudicated by support."""
+        found: list[ContradictionDraft] = []
+        candidates = [index for _, index in ranked[:40]]
+        for first in list(picked):
+            source_a, text_a, terms_a = pool[first]
+            for other in candidates:
+                source_b, text_b, terms_b = pool[other]
+                if other == first or source_b["key"] == source_a["key"] or jaccard(terms_a, terms_b) < 0.35:
+                    continue
+                if not has_conflict(text_a, text_b):
+                    continue
+                if other not in picked:
+                    picked.append(other)
+                topic = " ".join(sorted(terms_a & terms_b, key=lambda t: (-len(t), t))[:4])
+                found.append(
+                    ContradictionDraft(
+                        topic=topic,
+                        resolution=f"{source_a['id']} and {source_b['id']} disagree; "
+                        "neither is corroborated by a third source read, so the dispute stays open.",
+                        source_ids=[source_a["id"], source_b["id"]],
+                        resolved=False,
+                    )
+                )
+                break
+        return found
+
+    def _claim(self, view: ResearchView, entry) -> ClaimDraft:
+        source, text, _ = entry
+        ids = [source["id"]]
+        for other in view.sources:
+            if other["key"] != source["key"] and supports(text, other, view.settings.support_min_overlap):
+                ids.append(other["id"])
+        confidence = "high" if len(ids) > 1 else "med"
+        return ClaimDraft(claim=text, source_ids=ids, confidence=confidence)
+
+    # --- critic ---------------------------------------------------------------------------------------------------------
+    def critique(self, view: ResearchView) -> Decision[CriticReport]:
+        gaps: list[CriticGap] = []
+        claim_text = " ".join(c["claim"] for c in view.claims)
+        claim_terms = set(content_terms(claim_text))
+        cited = {i for c in view.claims for i in c["source_ids"]}
+        if not view.claims:
+            gaps.append(CriticGap(kind="modality", description="No grounded claim answers the question yet.",
+                                  query=simplify_query(view.question), priority=9.0, material=True))
+        # Unread source: a name the cited sources lead to, whose own page was never read.
+        cited_sources = [s for s in view.sources if s["id"] in cited] or view.sources
+        for rank, crumb in enumerate(rank_breadcrumbs(view.question, cited_sources, limit=3)):
+            rest = remaining_terms(view.question, crumb, cited_sources)[:4]
+            gaps.append(CriticGap(kind="unread-source", description=f"'{crumb.name}' is named by the sources read "
+                                  "but its own source was never read.", query=" ".join([crumb.name, *rest]),
+                                  priority=8.0 - rank, material=True))
+        # Modality: question terms no claim speaks to.
+        uncovered = [t for t in unique(content_terms(view.question)) if t not in claim_terms]
+        if uncovered and view.claims:
+            anchor = unique(entities(view.question))[:1]
+            gaps.append(CriticGap(kind="modality", description=f"No claim covers: {', '.join(uncovered)}.",
+                                  query=" ".join(anchor + uncovered[:5]), priority=6.0, material=True))
+        # Counter-argument: the opposing case must be present, or explicitly searched for.
+        counter_cited = any(s["angle"] == "counter_argument" for s in view.sources if s["id"] in cited)
+        if not counter_cited:
+            core = " ".join(core_terms(view.target or view.question))
+            gaps.append(CriticGap(kind="missing-counterarg", description="No claim presents an opposing view.",
+                                  query=f"{core} {ANGLE_SUFFIX['counter_argument']}", priority=5.0, material=True))
+        for contradiction in view.contradictions:
+            if not contradiction["resolved"]:
+                gaps.append(CriticGap(kind="unresolved-contradiction",
+                                      description=f"Sources disagree on {contradiction['topic']}.",
+                                      query=contradiction["topic"], priority=7.0, material=True))
+        # Single-source claims: worth a look, but another confirming citation would not change them (cosmetic).
+        for claim in view.claims:
+            if claim["verification"] == "unverified_single":
+                gaps.append(CriticGap(kind="unverified-claim", description=f"Single source: {claim['claim'][:80]}",
+                                      query=simplify_query(claim["claim"], keep=6), priority=2.0, material=False))
+        return Decision(CriticReport(gaps=gaps, signoff=not any(g.material for g in gaps)))

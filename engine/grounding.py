@@ -1,0 +1,124 @@
+"""The grounding gate (seed 003 §6, seed 002 §11): no claim survives that cites text the run does not hold.
+
+Two checks, both mechanical and run on every synthesis whatever engine wrote it:
+1. every cited id resolves to a stored source with read text (an unknown id is a hallucinated citation);
+2. the cited text supports the claim: enough of the claim's content words, and every number it states, occur in one
+   passage of the source; the best passage's span is recorded.
+Citations that fail are removed; a claim left with none is cut. Nothing is shipped silently: each cut is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from satiate.engine.text import content_terms, jaccard, numbers, sentences
+from satiate.state.contracts import ClaimDraft, ContradictionDraft
+from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
+
+PRIMARY_SOURCE_TYPES = frozenset({"primary", "official", "peer"})
+
+
+@dataclass
+class GateResult:
+    claims: list[ClaimRecord]
+    cut: list[dict] = field(default_factory=list)
+    hallucinated_ids: list[str] = field(default_factory=list)
+    unsupported_citations: int = 0
+
+    @property
+    def passed(self) -> int:
+        return len(self.claims)
+
+
+def best_support(claim: str, text: str) -> SupportSpan | None:
+    """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words."""
+    claim_terms = set(content_terms(claim))
+    if not claim_terms:
+        return None
+    passages = sentences(text)
+    windows = [(s.start, s.end) for s in passages]
+    windows += [(a.start, b.end) for a, b in zip(passages, passages[1:])]
+    if not windows:
+        windows = [(0, len(text))]
+    best: SupportSpan | None = None
+    for start, end in windows:
+        window_terms = set(content_terms(text[start:end]))
+        overlap = len(claim_terms & window_terms) / len(claim_terms)
+        if best is None or overlap > best["overlap"] + 1e-9:
+            best = SupportSpan(source_id="", start=start, end=end, overlap=round(overlap, 3))
+    return best
+
+
+def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpan | None:
+    """The support span if the source's text supports the claim, else None."""
+    span = best_support(claim, source["text"])
+    if span is None or span["overlap"] < min_overlap:
+        return None
+    passage = source["text"][span["start"] : span["end"]]
+    if not numbers(claim) <= numbers(passage):
+        return None
+    span["source_id"] = source["id"]
+    return span
+
+
+def independent(a: SourceRecord, b: SourceRecord) -> bool:
+    """Two sources count separately only if they are different canonical sources and one does not copy the other."""
+    if a["key"] == b["key"]:
+        return False
+    return jaccard(content_terms(a["text"]), content_terms(b["text"])) < 0.8
+
+
+def verification_tag(
+    source_ids: list[str], by_id: Mapping[str, SourceRecord], contradicted: bool
+) -> Verification:
+    """Seed 004's verification tag for a claim whose citations all passed the support check."""
+    if contradicted:
+        return "contradicted"
+    cited = [by_id[i] for i in source_ids]
+    if any(s.get("source_type") in PRIMARY_SOURCE_TYPES for s in cited):
+        return "verified_primary"
+    for index, first in enumerate(cited):
+        if any(independent(first, other) for other in cited[index + 1 :]):
+            return "verified_multi"
+    return "unverified_single"
+
+
+def gate_claims(
+    drafts: list[ClaimDraft],
+    sources: Mapping[str, SourceRecord],
+    min_overlap: float,
+    contradictions: list[ContradictionDraft] | None = None,
+) -> GateResult:
+    """Apply both checks to every draft claim; ``sources`` is the store (keyed by canonical key)."""
+    by_id = {s["id"]: s for s in sources.values() if s.get("text")}
+    disputed_ids = {i for c in contradictions or [] if not c.resolved for i in c.source_ids}
+    result = GateResult(claims=[])
+    for draft in drafts:
+        unknown = [i for i in draft.source_ids if i not in by_id]
+        result.hallucinated_ids.extend(unknown)
+        spans: list[SupportSpan] = []
+        for source_id in dict.fromkeys(i for i in draft.source_ids if i in by_id):
+            span = supports(draft.claim, by_id[source_id], min_overlap)
+            if span is None:
+                result.unsupported_citations += 1
+            else:
+                spans.append(span)
+        if not spans:
+            reason = "hallucinated citation" if unknown and len(unknown) == len(draft.source_ids) else (
+                "no citation" if not draft.source_ids else "cited text does not support the claim"
+            )
+            result.cut.append({"claim": draft.claim, "source_ids": draft.source_ids, "reason": reason})
+            continue
+        kept_ids = [s["source_id"] for s in spans]
+        contradicted = bool(disputed_ids & set(kept_ids))
+        result.claims.append(
+            ClaimRecord(
+                claim=draft.claim,
+                source_ids=kept_ids,
+                confidence=draft.confidence,
+                support=spans,
+                verification=verification_tag(kept_ids, by_id, contradicted),
+            )
+        )
+    return result

@@ -1,0 +1,145 @@
+"""Pure text helpers shared by the deterministic engine, the novelty gate and the grounding gate."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren as at be because been before being below
+    between both but by can cannot could did didn do does doesn doing don down during each either else ever every
+    few for from further had has have having he her here hers herself him himself his how however i if in into is
+    isn it its itself just least less let like made make many may me might more most much must my myself near neither
+    no nor not now of off often on once one only or other others our ours ourselves out over own per rather same
+    she should since so some such than that the their theirs them themselves then there these they this those
+    through thus to too two under until up upon us used using very via was wasn we were weren what whatever when
+    where whether which while who whom whose why will with within without would yet you your yours yourself
+    s t d ll m re ve y also known called named
+    """.split()
+)
+
+QUESTION_WORDS = frozenset("who what when where which why how whose whom name list tell describe explain".split())
+
+# Connectors that may sit inside a capitalised name ("Journal of Psychotherapy Integration").
+NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for", "du", "del", "da", "&"})
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_NUMBER = re.compile(r"\b\d[\d,.]*\b")
+_IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens."""
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def content_terms(text: str) -> list[str]:
+    """Words that carry meaning: no stopwords, no question words, no single letters (order kept, repeats kept)."""
+    return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers as written, without thousands separators or trailing dots ("1,500." -> "1500")."""
+    return {n.replace(",", "").rstrip(".") for n in _NUMBER.findall(text)}
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    start: int
+    end: int
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Split text into sentences, keeping character offsets so a support span can point back into the source."""
+    found: list[Sentence] = []
+    position = 0
+    for block in re.split(r"\n\s*\n|\n(?=[-*#•])", text):
+        block_start = text.find(block, position)
+        position = block_start + len(block)
+        cursor = 0
+        for piece in _SENTENCE_END.split(block):
+            offset = block.find(piece, cursor)
+            cursor = offset + len(piece)
+            stripped = piece.strip()
+            if len(stripped) < 3:
+                continue
+            lead = piece.find(stripped)
+            start = block_start + offset + lead
+            found.append(Sentence(" ".join(stripped.split()), start, start + len(stripped)))
+    return found
+
+
+def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+    set_a, set_b = set(a), set(b)
+    if not set_a and not set_b:
+        return 1.0
+    return len(set_a & set_b) / len(set_a | set_b)
+
+
+def simplify_query(query: str, keep: int = 4) -> str:
+    """Seed 000's crude simplification, kept on content words: the first few meaningful terms."""
+    terms = unique(content_terms(query))
+    return " ".join(terms[:keep]) if terms else query.strip()
+
+
+def normalize_query(query: str) -> str:
+    """The identity of a query for "have we run this already": lower-case content terms, sorted."""
+    return " ".join(sorted(set(content_terms(query)))) or query.strip().lower()
+
+
+def entities(text: str) -> list[str]:
+    """Capitalised names and identifiers in the text, in order of first appearance (duplicates kept for counting).
+
+    A name is a run of capitalised words, possibly joined by connectors ("Bank of England"); a lone capitalised word
+    that opens a sentence is skipped unless it recurs mid-sentence elsewhere. Identifiers are hyphenated tokens with
+    digits and letters ("GS-35F-0119Y").
+    """
+    found: list[str] = []
+    for sentence in sentences(text) or [Sentence(text, 0, len(text))]:
+        tokens = re.findall(r"[A-Za-z0-9][\w'’.-]*", sentence.text)
+        run: list[str] = []
+        for index, token in enumerate(tokens + [""]):
+            clean = token.rstrip(".,;:'’")
+            is_cap = bool(clean) and clean[0].isupper() and not clean.isupper() or (clean.isupper() and len(clean) > 1)
+            if is_cap:
+                run.append(clean)
+                continue
+            if run and clean.lower() in NAME_CONNECTORS and index + 1 < len(tokens) and tokens[index + 1][:1].isupper():
+                run.append(clean)
+                continue
+            if run:
+                while run and run[-1].lower() in NAME_CONNECTORS:
+                    run.pop()
+                opens_sentence = tokens and run and tokens[0].rstrip(".,;:") == run[0]
+                if run and not (opens_sentence and len(run) == 1):
+                    found.append(" ".join(run))
+                run = []
+    found.extend(_IDENTIFIER.findall(text))
+    return [name for name in found if name.lower() not in STOPWORDS and name.lower() not in QUESTION_WORDS]
+
+
+def idf_weights(documents: list[list[str]]) -> dict[str, float]:
+    """Smoothed inverse document frequency over tokenised documents."""
+    total = len(documents)
+    frequency: Counter[str] = Counter()
+    for document in documents:
+        frequency.update(set(document))
+    return {term: math.log(1 + (total - count + 0.5) / (count + 0.5)) for term, count in frequency.items()}
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut at a word boundary, marking the cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 1)].rsplit(" ", 1)[0]
+    return cut + "…"

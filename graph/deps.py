@@ -1,0 +1,35 @@
+"""The default dependencies: the engine and the search service a run's settings ask for."""
+
+from __future__ import annotations
+
+import functools
+
+from satiate.engine.base import ResearchEngine
+from satiate.engine.deterministic import DeterministicEngine
+from satiate.nodes.common import Dependencies
+from satiate.state.settings import Settings
+from satiate.tools.search.service import search_service_for
+
+
+class EngineUnavailable(RuntimeError):
+    """The requested model engine cannot be used; the message says how to fix it."""
+
+
+@functools.lru_cache(maxsize=1)
+def deterministic_engine() -> DeterministicEngine:
+    return DeterministicEngine()
+
+
+def engine_for(settings: Settings) -> ResearchEngine:
+    """'none' -> the deterministic engine; anything else -> the model engine (with per-call deterministic fallback)."""
+    if settings.llm == "none":
+        return deterministic_engine()
+    try:
+        from satiate.engine.model import model_engine_for
+    except ImportError as exc:  # pragma: no cover - the model layer ships with satiate
+        raise EngineUnavailable(f"model engine unavailable ({exc}); use --llm none") from exc
+    return model_engine_for(settings)
+
+
+def default_dependencies() -> Dependencies:
+    return Dependencies(engine_for=engine_for, search_for=search_service_for)

@@ -1,0 +1,100 @@
+"""gather: run one query (one parallel branch per query), falling through the backend chain on failure.
+
+Each branch gets only its Send payload. Finished branches keep their writes in the checkpoint, so a resumed run
+repeats none of the searches that completed. A failed search is recorded as failed, never as an empty result.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, TypedDict
+
+from satiate.engine.canonical import canonical_key
+from satiate.engine.text import normalize_query, simplify_query
+from satiate.nodes.common import Dependencies, emit, error_record
+from satiate.state.records import Hit, QueryPlan, SearchRecord
+from satiate.state.settings import Settings
+from satiate.tools.search.service import SearchAttempt
+
+
+class GatherTask(TypedDict):
+    """The Send payload of one branch."""
+
+    query: QueryPlan
+    index: int
+    cycle: int
+    round: int
+    backends: list[str]
+    resolved_settings: dict[str, Any]
+
+
+def to_hits(attempt: SearchAttempt) -> list[Hit]:
+    hits: list[Hit] = []
+    for rank, raw in enumerate(attempt.hits, 1):
+        hit = Hit(title=raw.title or raw.url or (raw.doc_id or ""), url=raw.url, body=raw.body,
+                  key=canonical_key(raw.url, raw.doc_id), backend=attempt.backend, rank=rank)
+        if raw.doc_id:
+            hit["doc_id"] = raw.doc_id
+        if raw.source_type:
+            hit["source_type"] = raw.source_type
+        hits.append(hit)
+    return hits
+
+
+def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, duration: float) -> SearchRecord:
+    hits = to_hits(attempt)
+    record = SearchRecord(
+        cycle=task["cycle"], round=task["round"], query=query["query"], angle=query["angle"], origin=query["origin"],
+        backend=attempt.backend, outcome=attempt.outcome, hits=hits, result_chars=sum(len(h["body"]) for h in hits),
+        attempts=attempt.attempts, cached=attempt.cached, error=attempt.error, duration_s=round(duration, 4),
+    )
+    if query.get("breadcrumb"):
+        record["breadcrumb"] = query["breadcrumb"]
+    return record
+
+
+def make_gather_node(deps: Dependencies):
+    def gather(task: GatherTask) -> dict[str, Any]:
+        settings = Settings.model_validate(task["resolved_settings"])
+        service = deps.search_for(settings)
+        max_results = settings.budget.max_results_per_query
+        records: list[SearchRecord] = []
+        errors = []
+
+        def run(query: QueryPlan) -> SearchRecord | None:
+            """Try the backends in order until one answers (ok or empty); every attempt is on record."""
+            for backend in task["backends"]:
+                started = time.perf_counter()
+                attempt = service.run(backend, query["query"], max_results)
+                record = to_record(task, query, attempt, time.perf_counter() - started)
+                records.append(record)
+                for message in attempt.attempt_errors:
+                    errors.append(error_record("gather", "search_retry", message, retryable=True, cycle=task["cycle"],
+                                               round=task["round"], query=query["query"]))
+                emit("search", query=query["query"], angle=query["angle"], backend=backend, outcome=attempt.outcome,
+                     hits=len(record["hits"]), cached=attempt.cached)
+                if attempt.outcome in ("ok", "empty"):
+                    return record
+                errors.append(error_record("gather", f"search_{attempt.outcome}", attempt.error or "search failed",
+                                           retryable=attempt.outcome == "failed_retryable", cycle=task["cycle"],
+                                           round=task["round"], query=query["query"]))
+            return None
+
+        first = run(task["query"])
+        counters: dict[str, int] = {}
+        # Seed 000's quality floor: a round's first query with thin results gets one simplified fallback query.
+        if first is not None and task["index"] == 0 and first["result_chars"] < settings.search_quality_floor:
+            fallback = simplify_query(task["query"]["query"])
+            if normalize_query(fallback) != normalize_query(task["query"]["query"]):
+                emit("quality_floor", query=task["query"]["query"], fallback=fallback, chars=first["result_chars"])
+                counters["quality_floor_fallbacks"] = 1
+                run(QueryPlan(query=fallback, angle=task["query"]["angle"], intent="quality-floor fallback",
+                              origin="quality_floor"))
+        update: dict[str, Any] = {"search_results": records, "counters": {**counters, "searches": len(records)}}
+        if errors:
+            update["error_log"] = errors
+        if first is None:
+            update["failed_queries"] = [task["query"]["query"]]
+        return update
+
+    return gather

@@ -1,0 +1,56 @@
+"""novelty_gate: score how new the round's results are and decide accept / saturated / failed / circuit open.
+
+Seed 001: novelty is judged against the rolling knowledge state after the round's hits are deduplicated against the
+source store (a source already held adds nothing). A failed search is never "nothing new": a round whose searches
+all failed is routed to reflect for reformulation, and enough failures open the circuit breaker (seed 002 §10.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from satiate.engine.novelty import unseen_hits
+from satiate.graph.routing import FAILED, epsilon_draw, live_backends, saturation_decision
+from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, view_of
+from satiate.state.records import NoveltyRecord, SearchRecord
+from satiate.state.schema import ResearchState
+
+
+def round_records(state: ResearchState, cycle: int, search_round: int) -> list[SearchRecord]:
+    return [r for r in state.get("search_results", []) if r["cycle"] == cycle and r["round"] == search_round]
+
+
+def make_novelty_gate_node(deps: Dependencies):
+    def novelty_gate(state: ResearchState) -> dict[str, Any]:
+        settings = settings_of(state)
+        cycle, search_round = state.get("cycle", 1), state.get("search_round", 0) + 1
+        records = round_records(state, cycle, search_round)
+        answered = [r for r in records if r["outcome"] not in FAILED]
+        failed = len(records) - len(answered)
+        # A round's branches ran in parallel: its wall time is its slowest branch, not the sum.
+        elapsed = max((r["duration_s"] for r in records), default=0.0)
+        base = dict(cycle=cycle, round=search_round, threshold=settings.novelty_threshold, failed_queries=failed)
+        update: dict[str, Any] = {"search_round": search_round, "elapsed_s": elapsed}
+        if not live_backends(state, settings):
+            verdict = NoveltyRecord(**base, score=0, new_hits=0, total_hits=0, decision="circuit_open",
+                                    reason="every backend's circuit is open", draw=None)
+            emit("gate", **verdict)
+            return {**update, "novelty_scores": [verdict], "degraded_mode": True}
+        if not answered:
+            verdict = NoveltyRecord(**base, score=0, new_hits=0, total_hits=0, decision="failed",
+                                    reason="every search of the round failed", draw=None)
+            emit("gate", **verdict)
+            return {**update, "novelty_scores": [verdict]}
+        hits = [h for r in answered for h in r["hits"]]
+        fresh = unseen_hits(hits, state.get("sources", {}))
+        decision = deps.engine_for(settings).novelty(view_of(state), fresh) if fresh else None
+        score = decision.value if decision else 0
+        draw = epsilon_draw(settings.seed or 0, cycle, search_round)
+        accepted, reason = saturation_decision(score, search_round, settings, draw)
+        verdict = NoveltyRecord(**base, score=score, new_hits=len(fresh), total_hits=len(hits),
+                                decision="accepted" if accepted else "saturated", reason=reason, draw=round(draw, 6))
+        emit("gate", **verdict)
+        update["novelty_scores"] = [verdict]
+        return merge_updates(update, decision_update(decision)) if decision else update
+
+    return novelty_gate

@@ -1,0 +1,83 @@
+"""plan: validate the question, fix the run's settings and seed, and decompose the question into angle queries."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, timed, view_of
+from satiate.state.records import QueryPlan
+from satiate.state.schema import ResearchState
+from satiate.state.settings import resolve_settings
+
+
+class QuestionError(ValueError):
+    """The question is empty or too long."""
+
+
+def check_question(question: Any, max_chars: int) -> str:
+    if not isinstance(question, str) or not question.strip():
+        raise QuestionError("the question is empty: ask something, e.g. satiate run \"What is a Python generator?\"")
+    question = " ".join(question.split())
+    if len(question) > max_chars:
+        raise QuestionError(
+            f"the question is {len(question)} characters; the limit is {max_chars} (setting max_question_chars)"
+        )
+    return question
+
+
+def context_overrides(runtime: Runtime | None) -> dict[str, Any] | None:
+    """Settings chosen in Studio's form or passed as ``context=``; blank fields mean "not chosen"."""
+    context = getattr(runtime, "context", None)
+    if context is None:
+        return None
+    if hasattr(context, "model_dump"):
+        context = context.model_dump()
+    return {k: v for k, v in dict(context).items() if v is not None} if isinstance(context, dict) else None
+
+
+def as_query_plans(queries, origin: str) -> list[QueryPlan]:
+    plans: list[QueryPlan] = []
+    for query in queries:
+        chosen = origin
+        if query.angle == "breadcrumb":
+            chosen = "breadcrumb"
+        elif query.intent.startswith("reformulation"):
+            chosen = "reformulation"
+        plan = QueryPlan(query=query.query, angle=query.angle, intent=query.intent, origin=chosen)  # type: ignore[typeddict-item]
+        if query.angle == "breadcrumb":
+            plan["breadcrumb"] = query.intent.removeprefix("breadcrumb: ")
+        plans.append(plan)
+    return plans
+
+
+def make_plan_node(deps: Dependencies):
+    @timed
+    def plan(state: ResearchState, runtime: Runtime) -> dict[str, Any]:
+        settings = resolve_settings(state.get("settings"), context_overrides(runtime))
+        question = check_question(state.get("question"), settings.max_question_chars)
+        if settings.seed is None:
+            settings = settings.model_copy(update={"seed": secrets.randbelow(2**31)})
+        resolved = settings.model_dump(mode="json")
+        engine = deps.engine_for(settings)
+        view = view_of({**state, "question": question, "resolved_settings": resolved})
+        decision = engine.plan(view, question)
+        queries = as_query_plans(decision.value.queries, "plan")
+        emit("plan", queries=[q["query"] for q in queries], engine=engine.label, backends=settings.resolved_backends())
+        update: dict[str, Any] = {
+            "question": question,
+            "resolved_settings": resolved,
+            "engine": engine.label,
+            "cycle": 1,
+            "search_round": 0,
+            "target": question,
+            "pending_queries": queries,
+            "planned_queries": queries,
+            "clean_signoffs": 0,
+            "degraded_mode": False,
+        }
+        return merge_updates(update, decision_update(decision))
+
+    return plan

@@ -1,0 +1,30 @@
+"""reflect: is what we know sufficient? If not, which queries next (seed 002 §6.2, seed 001's plan_query)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, timed, view_of
+from satiate.nodes.plan import as_query_plans
+from satiate.state.schema import ResearchState
+
+
+def make_reflect_node(deps: Dependencies):
+    @timed
+    def reflect(state: ResearchState) -> dict[str, Any]:
+        settings = settings_of(state)
+        decision = deps.engine_for(settings).reflect(view_of(state))
+        reflection = decision.value
+        queries = as_query_plans(reflection.new_queries, "reflect")
+        emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence,
+             next_queries=[q["query"] for q in queries])
+        update = {
+            "sufficient": reflection.sufficient,
+            "confidence": reflection.confidence,
+            "gaps": reflection.gaps,
+            "pending_queries": queries,
+            "planned_queries": queries,
+        }
+        return merge_updates(update, decision_update(decision))
+
+    return reflect

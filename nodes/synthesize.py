@@ -1,0 +1,65 @@
+"""synthesize: claims from the source store, then the grounding gate (seed 003 §5-6).
+
+Whatever engine wrote the synthesis, every claim must cite ids of stored read text that supports it; a citation
+that fails is removed, a claim left without one is cut and logged. In degraded mode the answer is marked as based
+on partial information (seed 002 §10.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from satiate.engine.grounding import gate_claims
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    error_record,
+    merge_updates,
+    settings_of,
+    timed,
+    view_of,
+)
+from satiate.state.records import ContradictionRecord, OpenQuestion
+from satiate.state.schema import ResearchState
+
+
+def make_synthesize_node(deps: Dependencies):
+    @timed
+    def synthesize(state: ResearchState) -> dict[str, Any]:
+        settings = settings_of(state)
+        decision = deps.engine_for(settings).synthesize(view_of(state))
+        synthesis = decision.value
+        gate = gate_claims(synthesis.claims, state.get("sources", {}), settings.support_min_overlap,
+                           synthesis.contradictions)
+        cycle = state.get("cycle", 1)
+        errors = [
+            error_record("synthesize", "hallucinated_citation" if cut["reason"] == "hallucinated citation"
+                         else "unsupported_claim", f"claim cut ({cut['reason']}): {cut['claim'][:160]}",
+                         cycle=cycle, round=state.get("search_round", 0))
+            for cut in gate.cut
+        ]
+        kept_ids = {i for claim in gate.claims for i in claim["source_ids"]}
+        live = {s["id"] for s in state.get("sources", {}).values()}
+        contradictions = [
+            ContradictionRecord(topic=c.topic, resolution=c.resolution, resolved=c.resolved,
+                                source_ids=[i for i in c.source_ids if i in live])
+            for c in synthesis.contradictions
+            if any(i in kept_ids for i in c.source_ids)
+        ]
+        emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids)
+        update: dict[str, Any] = {
+            "claims": gate.claims,
+            "contradictions": contradictions,
+            "claims_cut": len(gate.cut),
+            "citations": sorted(kept_ids, key=lambda i: int(i[1:])),
+            "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis") for q in synthesis.open_questions],
+            "counters": {"claims_passed": gate.passed, "claims_cut": len(gate.cut),
+                         "citations_unsupported": gate.unsupported_citations,
+                         "citations_hallucinated": len(gate.hallucinated_ids)},
+        }
+        if errors:
+            update["error_log"] = errors
+        return merge_updates(update, decision_update(decision))
+
+    return synthesize

@@ -1,0 +1,1 @@
+"""Prompt files, one per model task; each lists the variables it takes at the top."""

@@ -1,0 +1,1 @@
+"""The typed state, records, boundary contracts and settings of a satiate run."""

@@ -1,0 +1,153 @@
+"""Typed contracts at the boundaries: what an engine (model or deterministic) must answer, and what a run returns.
+
+The shapes follow seed 002 §5 (plan, reflection, synthesis, error, agent response) and seed 003 §5 (the critic's
+report). Engines return these models; nodes store their ``model_dump()`` in the graph state.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PlanQueryModel(BaseModel):
+    query: str = Field(min_length=1, max_length=400, description="The search query text.")
+    intent: str = Field("", description="What this query is meant to find.")
+    angle: str = Field("question", description="The search angle: question, entity, time_window, source_type, ...")
+
+
+class PlanResponse(BaseModel):
+    """Seed 002 §5.1: the planner's queries (3-6 focused queries, each with intent)."""
+
+    queries: list[PlanQueryModel] = Field(min_length=1, max_length=20)
+    tier: Literal["simple", "standard", "deep"] | None = Field(
+        None, description="The planner's complexity classification, when it makes one."
+    )
+
+
+class ReflectionResponse(BaseModel):
+    """Seed 002 §5.2: is what we know sufficient, and if not, what to search next."""
+
+    sufficient: bool
+    confidence: float = Field(ge=0.0, le=1.0)
+    gaps: list[str] = Field(default_factory=list)
+    new_queries: list[PlanQueryModel] = Field(default_factory=list)
+
+
+class ClaimDraft(BaseModel):
+    """A claim as the synthesizer proposes it, before the grounding gate checks it."""
+
+    claim: str = Field(min_length=1)
+    source_ids: list[str] = Field(default_factory=list)
+    confidence: Literal["high", "med", "low"] = "med"
+
+
+class ContradictionDraft(BaseModel):
+    topic: str
+    resolution: str = Field(description="How the disagreement was adjudicated, or why it stays unresolved.")
+    source_ids: list[str] = Field(default_factory=list)
+    resolved: bool = True
+
+
+class SynthesisResponse(BaseModel):
+    """Seed 002 §5.3 with seed 003 §5: claims tagged with source ids, contradictions resolved, open questions."""
+
+    claims: list[ClaimDraft] = Field(default_factory=list)
+    contradictions: list[ContradictionDraft] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+
+
+class CriticGap(BaseModel):
+    kind: Literal["modality", "unverified-claim", "unread-source", "missing-counterarg", "unresolved-contradiction"]
+    description: str
+    query: str = Field(min_length=1)
+    priority: float = Field(ge=0.0, le=10.0)
+    material: bool = Field(description="True only if closing the gap could change a claim.")
+
+
+class CriticReport(BaseModel):
+    """Seed 003 §5: the completeness critic's gaps; sign-off means zero material gaps."""
+
+    gaps: list[CriticGap] = Field(default_factory=list)
+    signoff: bool
+
+    def material_gaps(self) -> list[CriticGap]:
+        """Material gaps, highest priority first (the first one is the next round's target)."""
+        return sorted((g for g in self.gaps if g.material), key=lambda g: -g.priority)
+
+
+class ErrorDetail(BaseModel):
+    type: str
+    message: str
+    retryable: bool
+
+
+class ErrorResponse(BaseModel):
+    """Seed 002 §5.4."""
+
+    error: ErrorDetail
+
+
+# --- what a run returns ---------------------------------------------------------------------------------------------
+
+
+class ResearchInput(BaseModel):
+    """The graph's input contract: a question and optional per-run settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str
+    settings: dict | None = None
+
+
+class SourceOut(BaseModel):
+    id: str
+    n: int | None = Field(None, description="The [n] number the answer uses for this source, if cited.")
+    title: str
+    url: str
+    text: str
+    backend: str
+    read_kind: str
+    doc_id: str | None = None
+    verification: list[str] = Field(default_factory=list)
+
+
+class ClaimOut(BaseModel):
+    claim: str
+    source_ids: list[str]
+    confidence: str
+    verification: str
+    support: list[dict]
+
+
+class ResearchResult(BaseModel):
+    """The output contract of a run, as ``satiate run --json`` prints it and importing agents read it."""
+
+    thread_id: str | None
+    question: str
+    answer: str
+    report: str
+    claims: list[ClaimOut]
+    contradictions: list[dict]
+    sources: list[SourceOut]
+    rounds: list[dict]
+    open_questions: list[dict]
+    errors: list[dict]
+    degraded: bool
+    engine: str
+    backends_used: list[str]
+    stop_reason: str
+    searches: int
+    settings: dict
+
+
+class AgentResponse(BaseModel):
+    """Seed 002 §5.5: the compact external answer; sources come only from citations that passed the gate."""
+
+    summary: str
+    sources: list[SourceOut]
+
+    @classmethod
+    def from_result(cls, result: ResearchResult) -> AgentResponse:
+        return cls(summary=result.answer, sources=[s for s in result.sources if s.n is not None])

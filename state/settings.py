@@ -1,0 +1,258 @@
+"""Every knob of a research run in one typed object.
+
+Each threshold named in the seeds is a field here with the seed's default. A run resolves its settings once, in one
+stated order — a per-run value (CLI flag, graph input, Studio form) beats the environment (``SATIATE_<FIELD>``), which
+beats the default — and stores the result in its checkpointed state so a resumed run decides exactly as before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+ENV_PREFIX = "SATIATE_"
+
+Tier = Literal["simple", "standard", "deep"]
+Angle = Literal["entity", "time_window", "source_type", "counter_argument"]
+ALL_ANGLES: tuple[Angle, ...] = ("entity", "time_window", "source_type", "counter_argument")
+
+
+class TierBudget(BaseModel):
+    """Seed 002 §8: the bounds a complexity tier sets (sufficiency stays the primary stop condition)."""
+
+    max_cycles: int
+    max_queries_per_round: int
+    max_results_per_query: int
+
+
+TIER_BUDGETS: dict[str, TierBudget] = {
+    "simple": TierBudget(max_cycles=2, max_queries_per_round=3, max_results_per_query=5),
+    "standard": TierBudget(max_cycles=5, max_queries_per_round=10, max_results_per_query=15),
+    "deep": TierBudget(max_cycles=10, max_queries_per_round=15, max_results_per_query=20),
+}
+
+
+class SettingsError(ValueError):
+    """A setting has an invalid value; the message names the setting and what is accepted."""
+
+
+def default_data_dir() -> str:
+    return platformdirs.user_data_dir("satiate", appauthor=False)
+
+
+class Settings(BaseModel):
+    """Resolved settings of one research run. Field descriptions double as CLI help and the Studio form."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # --- engine and sources -------------------------------------------------------------------------------------------
+    llm: str = Field(
+        "none",
+        description="Decision engine: 'none' for the deterministic engine (no model), 'auto' to use Ollama when it "
+        "answers and the deterministic engine otherwise, 'ollama:MODEL', or any 'provider:model' LangChain knows.",
+    )
+    backends: list[str] = Field(
+        default_factory=lambda: ["auto"],
+        description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'web' (DuckDuckGo via "
+        "ddgs), 'builtin' (the offline documentation corpus). 'auto' = corpus if given, else web then builtin when "
+        "web is enabled, else builtin.",
+    )
+    corpus: str | None = Field(
+        None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
+    )
+    web: bool = Field(False, description="Allow web search (DuckDuckGo) when backends is 'auto'.")
+    data_dir: str = Field(
+        default_factory=default_data_dir,
+        description="Where satiate keeps its checkpoints, search cache and corpus indexes.",
+    )
+
+    # --- seed 000: dual search and the quality floor ------------------------------------------------------------------
+    searches_per_task: int = Field(
+        2, ge=1, le=50, description="SEARCHES_PER_TASK: minimum search rounds before the novelty gate may stop the loop."
+    )
+    search_quality_floor: int = Field(
+        1800,
+        ge=0,
+        description="SEARCH_QUALITY_FLOOR: a round's first query returning fewer characters than this triggers a "
+        "simplified fallback query.",
+    )
+    cache_ttl_s: float = Field(86400.0, ge=0, description="Search cache time-to-live in seconds (seed 000: 24 h).")
+
+    # --- seed 001: saturation gating ----------------------------------------------------------------------------------
+    max_search_rounds: int = Field(
+        5, ge=1, le=100, description="MAX_SEARCH_ROUNDS: hard cap on search rounds in one gathering loop."
+    )
+    novelty_threshold: int = Field(
+        3, ge=0, le=10, description="NOVELTY_THRESHOLD (0-10): a round scoring below this is saturated."
+    )
+    novelty_epsilon: float = Field(
+        0.15, ge=0.0, le=1.0, description="NOVELTY_EPSILON: chance that a saturated round is accepted anyway."
+    )
+    novelty_mode: Literal["heuristic", "model"] = Field(
+        "heuristic", description="Novelty scoring: seed 001's word-overlap heuristic, or a model call."
+    )
+    knowledge_max_chars: int = Field(
+        1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
+    )
+    url_enrich_count: int = Field(3, ge=0, le=50, description="URL_ENRICH_COUNT: full pages read per round at most.")
+    enrich_max_overlap: float = Field(
+        0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than this."
+    )
+    min_source_chars: int = Field(
+        200, ge=0, description="A hit with less readable text than this is not a source (seed 003 §4)."
+    )
+
+    # --- seed 002: tiers, budgets, error tiers ------------------------------------------------------------------------
+    tier: Tier = Field("standard", description="Complexity tier (seed 002 §8): simple, standard or deep.")
+    max_cycles: int | None = Field(
+        None, ge=1, le=100, description="Synthesize/critic cycles at most; default from the tier (2/5/10)."
+    )
+    max_queries_per_round: int | None = Field(
+        None, ge=1, le=100, description="Queries sent per search round at most; default from the tier (3/10/15)."
+    )
+    max_results_per_query: int | None = Field(
+        None, ge=1, le=100, description="Results kept per query; default from the tier (5/15/20)."
+    )
+    max_execution_time_s: float = Field(
+        120.0, gt=0, description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume)."
+    )
+    token_budget: int = Field(250_000, ge=0, description="Model tokens a run may spend (seed 003's budget).")
+    retry_attempts: int = Field(3, ge=1, le=10, description="Attempts per search on a retryable failure (tier 1).")
+    circuit_consecutive_failures: int = Field(
+        3, ge=1, description="Consecutive failed searches that open the circuit breaker (tier 3)."
+    )
+    circuit_failure_ratio: float = Field(
+        0.5, gt=0.0, le=1.0, description="Share of failed searches that opens the circuit breaker (tier 3)."
+    )
+    thin_result_count: int = Field(3, ge=0, description="A query with fewer results than this is reformulated.")
+
+    # --- seed 003 and 004: angles, critic, claims ----------------------------------------------------------------------
+    angles: list[Angle] = Field(
+        default_factory=lambda: list(ALL_ANGLES),
+        description="Search angles fanned out per round; counter_argument is always kept.",
+    )
+    max_breadcrumbs: int = Field(3, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
+    required_signoffs: int = Field(2, ge=1, le=10, description="Consecutive clean critic sign-offs that end the run.")
+    max_claims: int = Field(8, ge=1, le=100, description="Claims in the synthesized answer at most.")
+    support_min_overlap: float = Field(
+        0.6, ge=0.0, le=1.0, description="Share of a claim's content words that must occur in the cited passage."
+    )
+
+    # --- run identity -------------------------------------------------------------------------------------------------
+    seed: int | None = Field(None, description="Seed of the ε draws; chosen at random and stored when not given.")
+    max_question_chars: int = Field(4000, ge=10, description="Longest question accepted.")
+
+    @field_validator("backends", "angles", mode="before")
+    @classmethod
+    def _split_comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("backends")
+    @classmethod
+    def _known_backends(cls, value: list[str]) -> list[str]:
+        known = {"auto", "corpus", "web", "builtin"}
+        unknown = [b for b in value if b not in known]
+        if unknown or not value:
+            raise ValueError(f"unknown backend(s) {unknown}; use a comma list of {sorted(known)}")
+        return value
+
+    @field_validator("angles")
+    @classmethod
+    def _keep_counter_argument(cls, value: list[str]) -> list[str]:
+        # Seed 003: the counter-argument searcher is what keeps the loop out of an echo chamber.
+        ordered = list(dict.fromkeys(value))
+        if "counter_argument" not in ordered:
+            ordered.append("counter_argument")
+        return ordered
+
+    @field_validator("llm")
+    @classmethod
+    def _llm_shape(cls, value: str) -> str:
+        value = value.strip()
+        if value in {"none", "auto"} or (":" in value and all(value.split(":", 1))):
+            return value
+        raise ValueError("use 'none', 'auto', 'ollama:MODEL' or 'provider:model'")
+
+    @model_validator(mode="after")
+    def _rounds_cover_minimum(self) -> Settings:
+        if self.max_search_rounds < self.searches_per_task:
+            raise ValueError(
+                f"max_search_rounds ({self.max_search_rounds}) must be at least searches_per_task "
+                f"({self.searches_per_task})"
+            )
+        return self
+
+    # --- derived values -----------------------------------------------------------------------------------------------
+    @property
+    def budget(self) -> TierBudget:
+        """The tier's budget with explicit overrides applied."""
+        base = TIER_BUDGETS[self.tier]
+        return TierBudget(
+            max_cycles=self.max_cycles or base.max_cycles,
+            max_queries_per_round=self.max_queries_per_round or base.max_queries_per_round,
+            max_results_per_query=self.max_results_per_query or base.max_results_per_query,
+        )
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser()
+
+    def resolved_backends(self) -> list[str]:
+        """Expand 'auto' into the concrete fallback chain."""
+        chain: list[str] = []
+        for name in self.backends:
+            if name != "auto":
+                chain.append(name)
+                continue
+            if self.corpus:
+                chain.append("corpus")
+            if self.web:
+                chain.append("web")
+            chain.append("builtin")
+        return list(dict.fromkeys(chain))
+
+
+def setting_names() -> list[str]:
+    return list(Settings.model_fields)
+
+
+def environment_overrides(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Settings given as ``SATIATE_<FIELD>`` environment variables."""
+    environ = os.environ if environ is None else environ
+    found: dict[str, str] = {}
+    for name in Settings.model_fields:
+        key = ENV_PREFIX + name.upper()
+        if key in environ and environ[key] != "":
+            found[name] = environ[key]
+    return found
+
+
+def resolve_settings(
+    *per_run: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Resolve settings: the per-run layers (earlier wins) beat the environment, which beats the defaults.
+
+    ``None`` values in a layer mean "not set here", so a Studio form that sends every field blank does not mask
+    the environment. Raises SettingsError with a one-line, user-facing message.
+    """
+    merged: dict[str, Any] = dict(environment_overrides(environ))
+    for layer in reversed([layer for layer in per_run if layer]):
+        unknown = sorted(set(layer) - set(Settings.model_fields))
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}")
+        merged.update({key: value for key, value in layer.items() if value is not None})
+    try:
+        return Settings(**merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "settings"
+        raw = merged.get(str(first["loc"][0])) if first["loc"] else None
+        shown = f" (got {raw!r})" if raw is not None else ""
+        raise SettingsError(f"invalid setting {field}{shown}: {first['msg']}") from None
