@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from satiate.engine.text import content_terms, entities, sentences, words
+from satiate.engine.text import content_terms, entities, sentences, stem, stems, words
 from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
@@ -102,6 +102,6 @@ def remaining_terms(question: str, crumb: Breadcrumb, sources: list[SourceRecord
     covered: set[str] = set()
     for source in sources:
         if source["id"] in crumb.source_ids:
-            covered |= set(words(source["text"]))
-    crumb_words = set(words(crumb.name))
-    return [t for t in dict.fromkeys(content_terms(question)) if t not in covered and t not in crumb_words]
+            covered |= stems(source["text"])
+    crumb_stems = stems(crumb.name)
+    return [t for t in dict.fromkeys(content_terms(question)) if stem(t) not in covered | crumb_stems]

@@ -21,6 +21,8 @@ from satiate.engine.text import (
     numbers,
     sentences,
     simplify_query,
+    stem,
+    stems,
     unique,
     words,
 )
@@ -46,6 +48,8 @@ ANGLE_SUFFIX = {
     "source_type": "official primary source",
     "counter_argument": "criticism limitations",
 }
+HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no source", "unconfirmed",
+          "unverified", "is said to", "according to a")
 MAX_SENTENCE_CHARS = 600
 SCAN_CHARS = 20_000
 
@@ -81,6 +85,12 @@ def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: i
         seen.add(identity)
         kept.append(candidate)
     return kept[:limit]
+
+
+def hedged(text: str) -> bool:
+    """The statement flags its own weakness ("a profile claims ...", "gives no source")."""
+    lowered = text.lower()
+    return any(h in lowered for h in HEDGES)
 
 
 def has_conflict(a: str, b: str) -> bool:
@@ -147,10 +157,9 @@ class DeterministicEngine:
     def reflect(self, view: ResearchView) -> Decision[ReflectionResponse]:
         settings = view.settings
         key_terms = unique(content_terms(view.question))
-        known = set(words(view.knowledge_state))
-        covered = [t for t in key_terms if t in known]
-        confidence = len(covered) / len(key_terms) if key_terms else 1.0
-        uncovered = [t for t in key_terms if t not in known]
+        known = stems(view.knowledge_state)
+        uncovered = [t for t in key_terms if stem(t) not in known]
+        confidence = 1 - len(uncovered) / len(key_terms) if key_terms else 1.0
         candidates: list[PlanQueryModel] = []
         # Tier 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
         for record in view.search_results:
@@ -225,7 +234,7 @@ class DeterministicEngine:
                 continue
             picked.append(index)
         self._keep_counter_argument(view, pool, ranked, picked)
-        contradictions = self._find_contradictions(pool, ranked, picked)
+        contradictions = self._find_contradictions(view, pool, ranked, picked)
         claims = [self._claim(view, pool[index]) for index in picked]
         return Decision(SynthesisResponse(claims=claims, contradictions=contradictions))
 
@@ -243,32 +252,65 @@ class DeterministicEngine:
                 picked.append(index)
                 return
 
-    def _find_contradictions(self, pool, ranked, picked: list[int]) -> list[ContradictionDraft]:
-        """Pairs on one topic that disagree; both sides become claims and the dispute is adjudicated by support."""
+    def _find_contradictions(self, view: ResearchView, pool, ranked, picked: list[int]) -> list[ContradictionDraft]:
+        """Statements on one topic that disagree are adjudicated, not appended (seed 003 §1).
+
+        The side with more independent support among the sources read wins, then a primary source over a secondary
+        one, then a plain statement over one that hedges itself. A resolved dispute keeps only the favoured claim
+        in the answer; an unresolved one keeps both, each tagged contradicted, and says why.
+        """
         found: list[ContradictionDraft] = []
+        losers: set[int] = set()
         candidates = [index for _, index in ranked[:40]]
+        seen_pairs: set[frozenset[str]] = set()
         for first in list(picked):
             source_a, text_a, terms_a = pool[first]
             for other in candidates:
                 source_b, text_b, terms_b = pool[other]
-                if other == first or source_b["key"] == source_a["key"] or jaccard(terms_a, terms_b) < 0.35:
+                pair = frozenset((source_a["key"], source_b["key"]))
+                if other == first or len(pair) == 1 or pair in seen_pairs or not has_conflict(text_a, text_b):
                     continue
-                if not has_conflict(text_a, text_b):
+                numeric = bool(numbers(text_a)) and bool(numbers(text_b))
+                if jaccard(stems(text_a), stems(text_b)) < (0.25 if numeric else 0.4):
                     continue
+                seen_pairs.add(pair)
                 if other not in picked:
                     picked.append(other)
                 topic = " ".join(sorted(terms_a & terms_b, key=lambda t: (-len(t), t))[:4])
-                found.append(
-                    ContradictionDraft(
-                        topic=topic,
-                        resolution=f"{source_a['id']} and {source_b['id']} disagree; "
-                        "neither is corroborated by a third source read, so the dispute stays open.",
-                        source_ids=[source_a["id"], source_b["id"]],
-                        resolved=False,
-                    )
-                )
+                winner, reason = self._adjudicate(view, (source_a, text_a), (source_b, text_b))
+                ids = [source_a["id"], source_b["id"]]
+                if winner is None:
+                    found.append(ContradictionDraft(topic=topic, source_ids=ids, resolved=False, resolution=reason))
+                else:
+                    losers.add(other if winner == 0 else first)
+                    found.append(ContradictionDraft(topic=topic, source_ids=ids, resolved=True, resolution=reason,
+                                                    favoured_ids=[ids[winner]]))
                 break
+        picked[:] = [index for index in picked if index not in losers]
         return found
+
+    def _adjudicate(self, view: ResearchView, side_a, side_b) -> tuple[int | None, str]:
+        """Which side (0 or 1) the evidence favours, and the reason in words."""
+        sides = (side_a, side_b)
+        support = []
+        for source, text in sides:
+            others = [s for s in view.sources if s["key"] not in (side_a[0]["key"], side_b[0]["key"])]
+            support.append(sum(1 for s in others if supports(text, s, view.settings.support_min_overlap)))
+        if support[0] != support[1]:
+            winner = 0 if support[0] > support[1] else 1
+            return winner, (f"{sides[winner][0]['id']} is corroborated by {support[winner]} other source(s) read, "
+                            f"{sides[1 - winner][0]['id']} by {support[1 - winner]}; the corroborated account is kept.")
+        primary = [s.get("source_type") in ("primary", "official", "peer") for s, _ in sides]
+        if primary[0] != primary[1]:
+            winner = 0 if primary[0] else 1
+            return winner, f"{sides[winner][0]['id']} is a primary source; the secondary account is set aside."
+        hedges = [hedged(text) for _, text in sides]
+        if hedges[0] != hedges[1]:
+            winner = 1 if hedges[0] else 0
+            return winner, (f"{sides[1 - winner][0]['id']} hedges its own statement; "
+                            f"{sides[winner][0]['id']} states it plainly, so its account is kept.")
+        return None, (f"{side_a[0]['id']} and {side_b[0]['id']} disagree with equal support among the sources read; "
+                      "the dispute stays open.")
 
     def _claim(self, view: ResearchView, entry) -> ClaimDraft:
         source, text, _ = entry
@@ -283,7 +325,7 @@ class DeterministicEngine:
     def critique(self, view: ResearchView) -> Decision[CriticReport]:
         gaps: list[CriticGap] = []
         claim_text = " ".join(c["claim"] for c in view.claims)
-        claim_terms = set(content_terms(claim_text))
+        claim_stems = stems(claim_text)
         cited = {i for c in view.claims for i in c["source_ids"]}
         if not view.claims:
             gaps.append(CriticGap(kind="modality", description="No grounded claim answers the question yet.",
@@ -296,13 +338,16 @@ class DeterministicEngine:
                                   "but its own source was never read.", query=" ".join([crumb.name, *rest]),
                                   priority=8.0 - rank, material=True))
         # Modality: question terms no claim speaks to.
-        uncovered = [t for t in unique(content_terms(view.question)) if t not in claim_terms]
+        uncovered = [t for t in unique(content_terms(view.question)) if stem(t) not in claim_stems]
         if uncovered and view.claims:
             anchor = unique(entities(view.question))[:1]
             gaps.append(CriticGap(kind="modality", description=f"No claim covers: {', '.join(uncovered)}.",
                                   query=" ".join(anchor + uncovered[:5]), priority=6.0, material=True))
-        # Counter-argument: the opposing case must be present, or explicitly searched for.
-        counter_cited = any(s["angle"] == "counter_argument" for s in view.sources if s["id"] in cited)
+        # Counter-argument: the opposing case must be present (a claim that argues against, or a source found by the
+        # counter-argument searcher), or explicitly searched for.
+        counter_cited = any(s["angle"] == "counter_argument" for s in view.sources if s["id"] in cited) or any(
+            CONTRAST_CUES & set(words(c["claim"])) for c in view.claims
+        )
         if not counter_cited:
             core = " ".join(core_terms(view.target or view.question))
             gaps.append(CriticGap(kind="missing-counterarg", description="No claim presents an opposing view.",

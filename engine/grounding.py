@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from satiate.engine.text import content_terms, jaccard, numbers, sentences
+from satiate.engine.text import content_terms, jaccard, numbers, sentences, stems
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
 
@@ -33,7 +33,7 @@ class GateResult:
 
 def best_support(claim: str, text: str) -> SupportSpan | None:
     """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words."""
-    claim_terms = set(content_terms(claim))
+    claim_terms = stems(claim)
     if not claim_terms:
         return None
     passages = sentences(text)
@@ -43,7 +43,7 @@ def best_support(claim: str, text: str) -> SupportSpan | None:
         windows = [(0, len(text))]
     best: SupportSpan | None = None
     for start, end in windows:
-        window_terms = set(content_terms(text[start:end]))
+        window_terms = stems(text[start:end])
         overlap = len(claim_terms & window_terms) / len(claim_terms)
         if best is None or overlap > best["overlap"] + 1e-9:
             best = SupportSpan(source_id="", start=start, end=end, overlap=round(overlap, 3))
@@ -92,7 +92,8 @@ def gate_claims(
 ) -> GateResult:
     """Apply both checks to every draft claim; ``sources`` is the store (keyed by canonical key)."""
     by_id = {s["id"]: s for s in sources.values() if s.get("text")}
-    disputed_ids = {i for c in contradictions or [] if not c.resolved for i in c.source_ids}
+    # Unresolved: both sides are contradicted. Resolved: only the side the evidence did not favour.
+    disputed_ids = {i for c in contradictions or [] for i in c.source_ids if not c.resolved or i not in c.favoured_ids}
     result = GateResult(claims=[])
     for draft in drafts:
         unknown = [i for i in draft.source_ids if i not in by_id]

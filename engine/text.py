@@ -43,6 +43,25 @@ def content_terms(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
 
 
+def stem(term: str) -> str:
+    """A light suffix stripper so "makes", "made" and "making" meet "make" often enough for coverage checks.
+
+    Deliberately crude (no dictionary): it only needs to be consistent on both sides of a comparison.
+    """
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3 and not term.endswith("ss"):
+            term = term[: len(term) - len(suffix)] + keep
+            break
+    if term.endswith("e") and len(term) > 3:
+        term = term[:-1]
+    return term
+
+
+def stems(text: str) -> set[str]:
+    """The stemmed content terms of a text, as a set."""
+    return {stem(t) for t in content_terms(text)}
+
+
 def unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 

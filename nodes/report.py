@@ -14,6 +14,9 @@ def citation_numbers(state: ResearchState) -> dict[str, int]:
     for claim in state.get("claims", []):
         for source_id in claim["source_ids"]:
             numbering.setdefault(source_id, len(numbering) + 1)
+    for dispute in state.get("contradictions", []):  # the set-aside side of a dispute is cited there
+        for source_id in dispute["source_ids"]:
+            numbering.setdefault(source_id, len(numbering) + 1)
     return numbering
 
 
@@ -81,7 +84,7 @@ def report_markdown(state: ResearchState) -> str:
         source = by_id[source_id]
         where = source["url"] or source.get("doc_id") or source["key"]
         doc = f" (doc {source['doc_id']})" if source.get("doc_id") and source.get("url") else ""
-        parts.append(f"[{n}] {source['title']} — {where}{doc} — {', '.join(sorted(tags.get(source_id, [])))}")
+        parts.append(f"- [{n}] {source['title']} — {where}{doc} — {', '.join(sorted(tags.get(source_id, [])))}")
     return "\n".join(parts).rstrip() + "\n"
 
 

@@ -43,7 +43,8 @@ def make_synthesize_node(deps: Dependencies):
         live = {s["id"] for s in state.get("sources", {}).values()}
         contradictions = [
             ContradictionRecord(topic=c.topic, resolution=c.resolution, resolved=c.resolved,
-                                source_ids=[i for i in c.source_ids if i in live])
+                                source_ids=[i for i in c.source_ids if i in live],
+                                favoured_ids=[i for i in c.favoured_ids if i in live])
             for c in synthesis.contradictions
             if any(i in kept_ids for i in c.source_ids)
         ]

@@ -48,6 +48,9 @@ class ContradictionDraft(BaseModel):
     resolution: str = Field(description="How the disagreement was adjudicated, or why it stays unresolved.")
     source_ids: list[str] = Field(default_factory=list)
     resolved: bool = True
+    favoured_ids: list[str] = Field(
+        default_factory=list, description="When resolved: the source ids whose side the evidence favours."
+    )
 
 
 class SynthesisResponse(BaseModel):

@@ -114,6 +114,7 @@ class ContradictionRecord(TypedDict):
     resolution: str
     source_ids: list[str]
     resolved: bool
+    favoured_ids: list[str]
 
 
 class GapRecord(TypedDict):
