@@ -51,6 +51,7 @@ ANGLE_SUFFIX = {
 HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no source", "unconfirmed",
           "unverified", "is said to", "according to a")
 MAX_SENTENCE_CHARS = 600
+CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
 
 
@@ -200,29 +201,55 @@ class DeterministicEngine:
 
     # --- synthesize -----------------------------------------------------------------------------------------------------
     def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
+        """Extractive synthesis in two hops.
+
+        Hop 1 ranks sentences by the question's terms (weighted by rarity). The names those best sentences carry
+        that the question does not (the bridges) then lift hop-2 sentences: a sentence about a bridge that also
+        speaks to the question's remaining terms is how a multi-hop answer is reached without a model.
+        """
         settings = view.settings
-        question_terms = set(content_terms(view.question))
-        crumb_terms = {
-            w for c in rank_breadcrumbs(view.question, view.sources, limit=3) for w in content_terms(c.name)
-        }
+        question_terms = {stem(t) for t in content_terms(view.question)}
         pool: list[tuple[SourceRecord, str, set[str]]] = []
         for source in view.sources:
             for sentence in sentences(source["text"][:SCAN_CHARS]):
                 if len(sentence.text) > MAX_SENTENCE_CHARS or len(sentence.text) < 20:
                     continue
-                pool.append((source, sentence.text, set(content_terms(sentence.text))))
+                pool.append((source, sentence.text, stems(sentence.text)))
         if not pool:
             return Decision(SynthesisResponse(open_questions=["No readable source text was gathered."]))
         idf = idf_weights([list(terms) for _, _, terms in pool])
 
-        def score(source: SourceRecord, terms: set[str]) -> float:
-            base = sum(idf.get(t, 0.0) for t in terms & question_terms)
-            bridge = 0.3 * sum(idf.get(t, 0.0) for t in terms & crumb_terms)
-            title = 0.5 if set(content_terms(source["title"])) & question_terms else 0.0
-            return base + bridge + (title if base else 0.0)
+        # Terms of the names in the question (the anchor entities) count double; a sentence touching none of them
+        # (and no bridge, below) is most likely about something else that shares common words with the question.
+        anchor_terms = {stem(t) for name in entities(view.question) for t in content_terms(name)}
+
+        def hop1(source: SourceRecord, terms: set[str]) -> float:
+            base = sum(idf.get(t, 0.0) * (2.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
+            title = 0.5 if stems(source["title"]) & question_terms else 0.0
+            value = base + (title if base else 0.0)
+            if anchor_terms and not (terms | stems(source["title"])) & anchor_terms:
+                value *= 0.3
+            return value
+
+        first_hop = sorted(range(len(pool)), key=lambda i: (-hop1(pool[i][0], pool[i][2]), i))[:3]
+        question_lower = view.question.lower()
+        bridges = unique(
+            name for i in first_hop for name in entities(pool[i][1])
+            if name.lower() not in question_lower and len(name) > 2
+        )[:4]
+
+        def score(source: SourceRecord, text: str, terms: set[str]) -> float:
+            value = hop1(source, terms)
+            for bridge in bridges:
+                if bridge in text or bridge.lower() == source["title"].lower():
+                    # a hop-2 sentence: about a bridge and about the question
+                    base = sum(idf.get(t, 0.0) for t in terms & question_terms)
+                    return max(value, 1.6 * base + 1.0)
+            return value
 
         ranked = sorted(
-            ((score(s, terms), index) for index, (s, _, terms) in enumerate(pool)), key=lambda item: (-item[0], item[1])
+            ((score(s, text, terms), index) for index, (s, text, terms) in enumerate(pool)),
+            key=lambda item: (-item[0], item[1]),
         )
         ranked = [(value, index) for value, index in ranked if value > 0]
         picked: list[int] = []
@@ -313,10 +340,16 @@ class DeterministicEngine:
                       "the dispute stays open.")
 
     def _claim(self, view: ResearchView, entry) -> ClaimDraft:
+        """A sentence of a source, cited to it and to every other source that states the same (corroboration needs
+        nearly all the claim's words and every name in it, so generic sentence shapes do not count as agreement)."""
         source, text, _ = entry
         ids = [source["id"]]
+        names = set(entities(text))
+        threshold = max(CORROBORATION_OVERLAP, view.settings.support_min_overlap)
         for other in view.sources:
-            if other["key"] != source["key"] and supports(text, other, view.settings.support_min_overlap):
+            if other["key"] == source["key"] or not all(name in other["text"] for name in names):
+                continue
+            if supports(text, other, threshold):
                 ids.append(other["id"])
         confidence = "high" if len(ids) > 1 else "med"
         return ClaimDraft(claim=text, source_ids=ids, confidence=confidence)

@@ -17,6 +17,9 @@ def citation_numbers(state: ResearchState) -> dict[str, int]:
     for dispute in state.get("contradictions", []):  # the set-aside side of a dispute is cited there
         for source_id in dispute["source_ids"]:
             numbering.setdefault(source_id, len(numbering) + 1)
+    for actor in state.get("key_actors", []):
+        for source_id in actor["source_ids"]:
+            numbering.setdefault(source_id, len(numbering) + 1)
     return numbering
 
 
@@ -59,6 +62,11 @@ def report_markdown(state: ResearchState) -> str:
         for item in state["contradictions"]:
             status = "resolved" if item["resolved"] else "unresolved"
             parts.append(f"- **{item['topic']}** ({status}): {item['resolution']} {cite(item['source_ids'], numbering)}")
+        parts.append("")
+    if state.get("key_actors"):
+        parts += ["## Key actors", ""]
+        parts += [f"- **{a['name']}** ({a['mentions']} sources): {a['profile']} {cite(a['source_ids'], numbering)}"
+                  for a in state["key_actors"]]
         parts.append("")
     if state.get("open_questions"):
         parts += ["## Open questions", ""]
@@ -105,6 +113,7 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
         report=report_markdown(state),
         claims=[ClaimOut(**claim) for claim in state.get("claims", [])],
         contradictions=list(state.get("contradictions", [])),
+        key_actors=list(state.get("key_actors", [])),
         sources=[
             SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=s["text"],
                       backend=s["backend"], read_kind=s["read_kind"], doc_id=s.get("doc_id"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from satiate.engine.actors import key_actors
 from satiate.engine.grounding import gate_claims
 from satiate.nodes.common import (
     Dependencies,
@@ -52,6 +53,7 @@ def make_synthesize_node(deps: Dependencies):
         update: dict[str, Any] = {
             "claims": gate.claims,
             "contradictions": contradictions,
+            "key_actors": key_actors(view_of(state).sources),
             "claims_cut": len(gate.cut),
             "citations": sorted(kept_ids, key=lambda i: int(i[1:])),
             "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis") for q in synthesis.open_questions],

@@ -133,6 +133,7 @@ class ResearchResult(BaseModel):
     report: str
     claims: list[ClaimOut]
     contradictions: list[dict]
+    key_actors: list[dict] = Field(default_factory=list)
     sources: list[SourceOut]
     rounds: list[dict]
     open_questions: list[dict]

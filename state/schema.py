@@ -104,6 +104,7 @@ class ResearchState(TypedDict, total=False):
     gaps: list[str]
     claims: list[ClaimRecord]
     contradictions: list[ContradictionRecord]
+    key_actors: list[dict[str, Any]]
     claims_cut: int
     clean_signoffs: int
     degraded_mode: bool

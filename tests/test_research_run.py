@@ -111,3 +111,21 @@ def test_killed_mid_gather_resume_repeats_only_the_unfinished_search(corpus, iso
     assert backend.calls[crashed_query] == 2  # the one that died is retried once
     assert all(backend.calls[q] == n for q, n in finished.items())  # siblings that finished are not
     assert "Ada Pell" in output["answer"]
+
+
+def test_planted_contradiction_is_resolved_and_counter_argument_is_cited(corpus, isolated_data_dir, tmp_path):
+    deps, _ = corpus_deps(corpus, isolated_data_dir)
+    output, _ = invoke(build(deps, saver_at(tmp_path / "c.sqlite")), run_settings(corpus, isolated_data_dir))
+    result = ResearchResult.model_validate(output["result"])
+    doc_of = {s.id: s.doc_id for s in result.sources}
+    # 1987 (plain, Harbor Works page) against 1991 (a hedged press profile): adjudicated, not appended
+    dispute = next(c for c in result.contradictions if {doc_of[i] for i in c["source_ids"]} == {"harbor", "harbor-press"})
+    assert dispute["resolved"] and [doc_of[i] for i in dispute["favoured_ids"]] == ["harbor"]
+    assert "1991" not in result.answer and "1987" in result.answer
+    assert "## Disputed" in result.report
+    # the opposing view is in the answer, cited to the source that holds it
+    counter = next(c for c in result.claims if "critics" in c.claim)
+    assert [doc_of[i] for i in counter.source_ids] == ["kettle-review"]
+    # key actors are profiled with citations to sources that name them
+    actors = {a["name"]: a for a in result.key_actors}
+    assert "Harbor Works" in actors and actors["Harbor Works"]["source_ids"]
