@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from satiate.engine.text import content_terms, entities, sentences, stem, stems, words
+from satiate.engine.text import content_terms, entities, idf_weights, sentences, stem, stems, words
 from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
@@ -35,7 +35,8 @@ class Breadcrumb:
     source_ids: tuple[str, ...]
 
 
-KIND_WEIGHT = {"identifier": 4.0, "organisation": 3.0, "person": 2.0, "other": 1.0}
+# Seed 004's priority (identifiers > organisations > people > other) as a mild multiplier on relevance.
+KIND_WEIGHT = {"identifier": 1.3, "organisation": 1.2, "person": 1.1, "other": 1.0}
 
 
 def kind_of(name: str) -> str:
@@ -54,45 +55,47 @@ def rank_breadcrumbs(
 ) -> list[Breadcrumb]:
     """Entities worth following, best first.
 
-    Kept: names absent from the question, not already the title of a source we hold (that page is read), and
-    mentioned in a sentence that shares a content word with the question (the entity is about the question, not
-    incidental). Ranked by seed 004's kind priority times how many sources and question-related sentences mention it.
+    A name earns the relevance of every sentence that mentions it: the question's terms in that sentence, weighted
+    by rarity, and three times more for terms of the names the question itself contains (a sentence about the
+    question's anchor entity is where its bridge is named). Kept: names absent from the question and not already
+    the title of a source we hold (that page is read). Lone generic words (demonyms, "American") count half.
     """
     question_lower = question.lower()
-    question_terms = set(content_terms(question))
+    question_terms = stems(question)
+    anchor_terms = {stem(t) for name in entities(question) for t in content_terms(name)}
     held_titles = {s["title"].strip().lower() for s in sources}
     excluded = {e.lower() for e in exclude or set()}
-    mentions: Counter[str] = Counter()
-    related: Counter[str] = Counter()
-    seen_in: dict[str, set[str]] = defaultdict(set)
-    for source in sources:
-        for sentence in sentences(source["text"][:20_000]):
-            sentence_terms = set(content_terms(sentence.text))
-            for name in set(entities(sentence.text)):
-                lowered = name.lower()
-                if (
-                    lowered in question_lower
-                    or lowered in held_titles
-                    or lowered in excluded
-                    or lowered in NOISE
-                    or len(name) < 3
-                    or set(words(name)) <= question_terms
-                ):
-                    continue
-                mentions[name] += 1
-                seen_in[name].add(source["id"])
-                if sentence_terms & question_terms:
-                    related[name] += 1
-    crumbs = [
-        Breadcrumb(
-            name=name,
-            kind=kind_of(name),
-            score=KIND_WEIGHT[kind_of(name)] * (len(seen_in[name]) + related[name]),
-            source_ids=tuple(sorted(seen_in[name])),
-        )
-        for name in mentions
-        if related[name] > 0
+    scanned = [
+        (source, sentence.text, stems(sentence.text))
+        for source in sources
+        for sentence in sentences(source["text"][:20_000])
     ]
+    idf = idf_weights([list(terms) for _, _, terms in scanned]) if scanned else {}
+    relevance: Counter[str] = Counter()
+    seen_in: dict[str, set[str]] = defaultdict(set)
+    for source, text, terms in scanned:
+        weight = sum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
+        if weight <= 0:
+            continue
+        for name in set(entities(text)):
+            lowered = name.lower()
+            if (
+                lowered in question_lower
+                or lowered in held_titles
+                or lowered in excluded
+                or lowered in NOISE
+                or len(name) < 3
+                or stems(name) <= question_terms
+            ):
+                continue
+            relevance[name] += weight
+            seen_in[name].add(source["id"])
+    crumbs = []
+    for name, value in relevance.items():
+        kind = kind_of(name)
+        lone_generic = kind == "other" and len(name.split()) == 1
+        crumbs.append(Breadcrumb(name=name, kind=kind, score=round(value * KIND_WEIGHT[kind] * (0.5 if lone_generic else 1.0), 3),
+                                 source_ids=tuple(sorted(seen_in[name]))))
     crumbs.sort(key=lambda c: (-c.score, c.name))
     return crumbs[:limit]
 
