@@ -51,19 +51,24 @@ def kind_of(name: str) -> str:
 
 
 def rank_breadcrumbs(
-    question: str, sources: list[SourceRecord], exclude: set[str] | None = None, limit: int = 10
+    question: str,
+    sources: list[SourceRecord],
+    exclude: set[str] | None = None,
+    limit: int = 10,
+    include_held: bool = False,
 ) -> list[Breadcrumb]:
     """Entities worth following, best first.
 
     A name earns the relevance of every sentence that mentions it: the question's terms in that sentence, weighted
     by rarity, and three times more for terms of the names the question itself contains (a sentence about the
     question's anchor entity is where its bridge is named). Kept: names absent from the question and not already
-    the title of a source we hold (that page is read). Lone generic words (demonyms, "American") count half.
+    the title of a source we hold (that page is read; ``include_held`` keeps them, for synthesis, where the held page
+    is exactly what a hop-2 claim should come from). Lone generic words (demonyms, "American") count half.
     """
     question_lower = question.lower()
     question_terms = stems(question)
     anchor_terms = {stem(t) for name in entities(question) for t in content_terms(name)}
-    held_titles = {s["title"].strip().lower() for s in sources}
+    held_titles = set() if include_held else {s["title"].strip().lower() for s in sources}
     excluded = {e.lower() for e in exclude or set()}
     scanned = [
         (source, sentence.text, stems(sentence.text))

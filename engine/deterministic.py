@@ -231,12 +231,7 @@ class DeterministicEngine:
                 value *= 0.3
             return value
 
-        first_hop = sorted(range(len(pool)), key=lambda i: (-hop1(pool[i][0], pool[i][2]), i))[:3]
-        question_lower = view.question.lower()
-        bridges = unique(
-            name for i in first_hop for name in entities(pool[i][1])
-            if name.lower() not in question_lower and len(name) > 2
-        )[:4]
+        bridges = [c.name for c in rank_breadcrumbs(view.question, view.sources, limit=3, include_held=True)]
 
         def score(source: SourceRecord, text: str, terms: set[str]) -> float:
             value = hop1(source, terms)
