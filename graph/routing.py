@@ -65,6 +65,23 @@ def live_backends(state: ResearchState, settings: Settings) -> list[str]:
     return [b for b in settings.resolved_backends() if not backend_circuit_open(records, b, settings)]
 
 
+def backend_saturated(state: ResearchState, backend: str, settings: Settings) -> bool:
+    """Seed 004's per-source saturation, per cycle: the backend's query ceiling is reached, or its last rounds
+    brought nothing new."""
+    cycle = state.get("cycle", 1)
+    used = sum(1 for r in state.get("search_results", []) if r["cycle"] == cycle and r["backend"] == backend)
+    if used >= settings.query_ceilings.get(backend, used + 1):
+        return True
+    verdicts = [v for v in state.get("novelty_scores", []) if v["cycle"] == cycle and backend in v.get("new_by_backend", {})]
+    recent = verdicts[-settings.duplicate_rounds_stop:]
+    return len(recent) == settings.duplicate_rounds_stop and all(v["new_by_backend"][backend] == 0 for v in recent)
+
+
+def searchable_backends(state: ResearchState, settings: Settings) -> list[str]:
+    """Live backends that are not saturated in this cycle, in fallback order."""
+    return [b for b in live_backends(state, settings) if not backend_saturated(state, b, settings)]
+
+
 # --- budgets and stopping ------------------------------------------------------------------------------------------------
 def budget_spent(state: ResearchState, settings: Settings) -> str | None:
     """Why the hard budget is spent, or None: time (summed over nodes), tokens."""
@@ -93,7 +110,11 @@ def dispatch_searches(state: ResearchState) -> list[Send] | Literal["synthesize"
     if not pending:
         return "synthesize"
     settings = Settings.model_validate(state["resolved_settings"])
-    chain = live_backends(state, settings) or settings.resolved_backends()[-1:]
+    live = live_backends(state, settings)
+    chain = [b for b in live if not backend_saturated(state, b, settings)]
+    if live and not chain:
+        return "synthesize"  # every working backend is saturated for this cycle: nothing new to gather
+    chain = chain or settings.resolved_backends()[-1:]  # all circuits open: the gate will call it degraded
     round_number = state.get("search_round", 0) + 1
     return [
         Send(

@@ -43,12 +43,16 @@ def make_novelty_gate_node(deps: Dependencies):
             return {**update, "novelty_scores": [verdict]}
         hits = [h for r in answered for h in r["hits"]]
         fresh = unseen_hits(hits, state.get("sources", {}))
+        new_by_backend = {r["backend"]: 0 for r in answered}
+        for hit in fresh:
+            new_by_backend[hit["backend"]] += 1
         decision = deps.engine_for(settings).novelty(view_of(state), fresh) if fresh else None
         score = decision.value if decision else 0
         draw = epsilon_draw(settings.seed or 0, cycle, search_round)
         accepted, reason = saturation_decision(score, search_round, settings, draw)
         verdict = NoveltyRecord(**base, score=score, new_hits=len(fresh), total_hits=len(hits),
-                                decision="accepted" if accepted else "saturated", reason=reason, draw=round(draw, 6))
+                                decision="accepted" if accepted else "saturated", reason=reason, draw=round(draw, 6),
+                                new_by_backend=new_by_backend)
         emit("gate", **verdict)
         update["novelty_scores"] = [verdict]
         return merge_updates(update, decision_update(decision)) if decision else update

@@ -90,6 +90,7 @@ class NoveltyRecord(TypedDict):
     decision: GateDecision
     reason: str
     draw: float | None
+    new_by_backend: NotRequired[dict[str, int]]
 
 
 class SupportSpan(TypedDict):

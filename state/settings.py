@@ -54,7 +54,8 @@ class Settings(BaseModel):
     llm: str = Field(
         "none",
         description="Decision engine: 'none' for the deterministic engine (no model), 'auto' to use Ollama when it "
-        "answers and the deterministic engine otherwise, 'ollama:MODEL', or any 'provider:model' LangChain knows.",
+        "answers and the deterministic engine otherwise, 'ollama:MODEL', 'gguf:PATH' (a local GGUF file through "
+        "llama.cpp), or any 'provider:model' LangChain knows.",
     )
     backends: list[str] = Field(
         default_factory=lambda: ["auto"],
@@ -130,6 +131,119 @@ class Settings(BaseModel):
         0.5, gt=0.0, le=1.0, description="Share of failed searches that opens the circuit breaker (tier 3)."
     )
     thin_result_count: int = Field(3, ge=0, description="A query with fewer results than this is reformulated.")
+    query_ceilings: dict[str, int] = Field(
+        default_factory=lambda: {"corpus": 40, "builtin": 40, "web": 20},
+        description="Seed 004: queries one backend may answer per cycle at most (a rich source gets more).",
+    )
+    duplicate_rounds_stop: int = Field(
+        2, ge=1, le=20, description="A backend whose answers brought no new source this many rounds in a row rests "
+        "for the rest of the cycle (seed 004's per-source saturation).",
+    )
+
+    # --- the search layer: web search, the store, page reading (issue 3) -----------------------------------------------
+    web_engine: str = Field(
+        "auto",
+        description="ddgs backend for web search: 'auto' (a metasearch over several engines), 'duckduckgo' (DDG "
+        "alone), or a comma list of ddgs engine names.",
+    )
+    web_timeout_s: float = Field(8.0, gt=0, le=120, description="Time-out of one web search call, in seconds.")
+    web_circuit_cooldown_s: float = Field(
+        300.0,
+        ge=0,
+        description="After circuit_consecutive_failures connection failures in a row (DNS, refused, unreachable) the "
+        "web backend fails fast for this many seconds, so the chain falls back at once instead of retrying.",
+    )
+    store_url: str | None = Field(
+        None,
+        description="SQLAlchemy URL of the search cache and page store (e.g. postgresql+psycopg://host/db to share it "
+        "between workers); default: the SQLite file store.sqlite in data_dir.",
+    )
+    fetch_timeout_s: float = Field(
+        10.0, gt=0, le=300, description="Time allowed to fetch one page (connect, each read, and the whole body)."
+    )
+    fetch_max_bytes: int = Field(
+        2_000_000, ge=1024, description="Bytes of a page body read at most; the rest is not downloaded."
+    )
+    fetch_max_redirects: int = Field(5, ge=0, le=20, description="Redirects followed per page at most.")
+    allow_private_addresses: bool = Field(
+        False,
+        description="Let page fetching reach loopback, private and link-local addresses (off: the SSRF guard refuses "
+        "them, also after DNS resolution and after every redirect). Cloud metadata addresses stay refused.",
+    )
+    enrich_max_fetches: int = Field(
+        6,
+        ge=0,
+        le=100,
+        description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the loop.",
+    )
+    page_max_chars: int = Field(
+        20_000, ge=200, description="Characters of a read page's main text kept as the source text."
+    )
+
+    # --- the model layer (issue 4) -------------------------------------------------------------------------------------
+    llm_planner: str | None = Field(
+        None, description="Model for planning and reflection ('none', 'ollama:MODEL', 'provider:model'); unset: llm."
+    )
+    llm_compressor: str | None = Field(
+        None, description="Model for knowledge compression and model-based novelty; unset: llm."
+    )
+    llm_synthesizer: str | None = Field(None, description="Model that writes the cited claims; unset: llm.")
+    llm_critic: str | None = Field(None, description="Model of the completeness critic; unset: llm.")
+    ollama_base_url: str | None = Field(
+        None,
+        description="Where Ollama listens; unset: the OLLAMA_HOST environment variable as the Ollama CLI reads it, "
+        "else http://127.0.0.1:11434 (the Ollama CLI's default).",
+    )
+    ollama_default_model: str = Field(
+        "qwen2.5:7b",
+        description="The model llm='auto' prefers; when it is not pulled, auto takes the first chat model Ollama has.",
+    )
+    num_ctx: int = Field(
+        8192,
+        ge=1024,
+        le=1_048_576,
+        description="Context window asked of the model (Ollama's own default, 2048, silently truncates satiate's "
+        "prompts); prompts are also trimmed to fit it, for every provider.",
+    )
+    temperature: float = Field(0.1, ge=0.0, le=2.0, description="Sampling temperature of structured model calls.")
+    num_predict: int = Field(
+        1024, ge=16, le=32_768, description="Most tokens a model may generate in one call (structured answers)."
+    )
+    novelty_num_predict: int = Field(
+        3, ge=1, le=64, description="Tokens the model-based novelty score may use (seed 001: 1-3, temperature 0)."
+    )
+    model_timeout_s: float = Field(
+        120.0, gt=0, le=3600, description="Client time-out of one model call in seconds (the Ollama client has none)."
+    )
+    model_max_retries: int = Field(
+        2,
+        ge=0,
+        le=5,
+        description="Re-asks after an unusable model answer (the validation error is fed back); then the "
+        "deterministic engine answers that one call.",
+    )
+    allow_engine_fallback: bool = Field(
+        True,
+        description="When the model server or model is unreachable, continue on the deterministic engine and say "
+        "so; off: stop with a clear error instead.",
+    )
+    model_circuit_failures: int = Field(
+        3,
+        ge=1,
+        le=100,
+        description="Consecutive failed model calls (connection, time-out) after which the engine stops calling "
+        "the model for the rest of the process and answers deterministically.",
+    )
+    probe_timeout_s: float = Field(
+        3.0, gt=0, le=60, description="Time-out of the start-up check that the model server and model answer."
+    )
+    metrics_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        description="Serve Prometheus metrics on this port (needs prometheus-client); unset: metrics only in the "
+        "run output.",
+    )
 
     # --- seed 003 and 004: angles, critic, claims ----------------------------------------------------------------------
     angles: list[Angle] = Field(
@@ -178,7 +292,17 @@ class Settings(BaseModel):
         value = value.strip()
         if value in {"none", "auto"} or (":" in value and all(value.split(":", 1))):
             return value
-        raise ValueError("use 'none', 'auto', 'ollama:MODEL' or 'provider:model'")
+        raise ValueError("use 'none', 'auto', 'ollama:MODEL', 'gguf:PATH' or 'provider:model'")
+
+    @field_validator("llm_planner", "llm_compressor", "llm_synthesizer", "llm_critic")
+    @classmethod
+    def _role_llm_shape(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if value == "none" or (":" in value and all(value.split(":", 1))):
+            return value
+        raise ValueError("use 'none', 'ollama:MODEL', 'gguf:PATH' or 'provider:model'")
 
     @model_validator(mode="after")
     def _rounds_cover_minimum(self) -> Settings:

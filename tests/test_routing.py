@@ -114,3 +114,22 @@ def test_budget_spent_on_time_or_tokens():
 def test_after_critic_stop_reason_finalizes_and_empty_recheck_resynthesizes():
     assert route_after_critic(state(stop_reason="converged")) == "finalize"
     assert route_after_critic(state(pending_queries=[])) == "synthesize"
+
+
+def test_a_backend_rests_for_the_cycle_at_its_query_ceiling_or_after_duplicate_rounds():
+    from satiate.graph.routing import backend_saturated
+
+    settings = Settings(data_dir="/tmp/unused", seed=7, query_ceilings={"corpus": 3})
+    used = [{"cycle": 1, "backend": "corpus", "outcome": "ok"}] * 3
+    assert backend_saturated({"cycle": 1, "search_results": used}, "corpus", settings)
+    assert not backend_saturated({"cycle": 2, "search_results": used}, "corpus", settings)  # a new cycle resets
+    dry = [{"cycle": 1, "new_by_backend": {"corpus": 0}}] * 2
+    assert backend_saturated({"cycle": 1, "novelty_scores": dry}, "corpus", SETTINGS)
+    assert not backend_saturated({"cycle": 1, "novelty_scores": [dry[0], {"cycle": 1, "new_by_backend": {"corpus": 4}}]},
+                                 "corpus", SETTINGS)
+    pending = [{"query": "x y", "angle": "gap", "intent": "", "origin": "reflect"}]
+    resting = {"resolved_settings": SETTINGS.model_dump(mode="json"), "cycle": 1, "pending_queries": pending,
+               "novelty_scores": dry, "search_results": [], "corpus": None}
+    resting["resolved_settings"]["backends"] = ["builtin"]
+    dry_builtin = [{"cycle": 1, "new_by_backend": {"builtin": 0}}] * 2
+    assert dispatch_searches({**resting, "novelty_scores": dry_builtin}) == "synthesize"
