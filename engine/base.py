@@ -54,6 +54,7 @@ class ResearchView:
     cycle: int = 1
     search_round: int = 0
     degraded: bool = False
+    tokens_used: int = 0
 
     def executed_queries(self) -> set[str]:
         from satiate.engine.text import normalize_query

@@ -17,16 +17,46 @@ TRACKING_PARAMS = frozenset(
 
 
 def doi_of(text: str) -> str | None:
-    """The DOI in a URL or string, lower-cased and without trailing punctuation."""
+    """The DOI in a URL or string, lower-cased and without trailing punctuation or slash."""
     match = _DOI.search(unquote(text))
     if not match:
         return None
-    return match.group(1).rstrip(".,;)]").lower()
+    # "https://doi.org/10.1000/x/" and "...10.1000/x." name the same DOI as "10.1000/x".
+    return match.group(1).rstrip(".,;)]/").lower()
 
 
 def _is_tracking(name: str) -> bool:
     lowered = name.lower()
     return lowered.startswith("utm_") or lowered in TRACKING_PARAMS
+
+
+def _normalized_parts(url: str) -> tuple[str, str, str, str]:
+    """(scheme, host[:port], path, query) with every part that does not change the document removed."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    if ":" in host:  # an IPv6 literal keeps its brackets so the key stays readable as a URL authority
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:  # a malformed port is not part of the identity
+        port = None
+    if port and not ((parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)):
+        host = f"{host}:{port}"
+    path = re.sub(r"/{2,}", "/", parts.path or "").rstrip("/")
+    params = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k))
+    query = f"?{urlencode(params)}" if params else ""
+    return parts.scheme.lower(), host, path, query
+
+
+def canonical_url(url: str) -> str:
+    """The URL with fragment, tracking parameters, ``www.``, default port and trailing slash removed.
+
+    Idempotent: ``canonical_url(canonical_url(u)) == canonical_url(u)``, and it has the same ``canonical_key``.
+    """
+    scheme, host, path, query = _normalized_parts(url)
+    return f"{scheme}://{host}{path}{query}" if scheme else f"{host}{path}{query}"
 
 
 def canonical_key(url: str, doc_id: str | None = None) -> str:
@@ -36,14 +66,5 @@ def canonical_key(url: str, doc_id: str | None = None) -> str:
     doi = doi_of(url)
     if doi:
         return f"doi:{doi}"
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower()
-    if host.startswith("www."):
-        host = host[4:]
-    port = parts.port
-    if port and not ((parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)):
-        host = f"{host}:{port}"
-    path = re.sub(r"/{2,}", "/", parts.path or "").rstrip("/")
-    params = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k))
-    query = f"?{urlencode(params)}" if params else ""
+    _, host, path, query = _normalized_parts(url)
     return f"url:{host}{path}{query}"

@@ -23,6 +23,7 @@ from satiate.engine.text import (
     simplify_query,
     stem,
     stems,
+    truncate,
     unique,
     words,
 )
@@ -51,6 +52,7 @@ ANGLE_SUFFIX = {
 HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no source", "unconfirmed",
           "unverified", "is said to", "according to a")
 MAX_SENTENCE_CHARS = 600
+MAX_QUERY_CHARS = 300
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
 
@@ -63,7 +65,9 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     """Seed 003's multi-angle decomposition of one target, the target itself first."""
     core = " ".join(core_terms(text))
     names = [n for n in unique(entities(text)) if len(n) > 2][:2]
-    planned = [PlanQueryModel(query=text.strip(), intent="the target as asked", angle="question")]
+    # A very long question is a poor search query: its first words, cut at a word boundary, stand in for it.
+    planned = [PlanQueryModel(query=truncate(" ".join(text.split()), MAX_QUERY_CHARS).rstrip("…"),
+                              intent="the target as asked", angle="question")]
     for angle in angles:
         if angle == "entity":
             for name in names:

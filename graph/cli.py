@@ -69,6 +69,14 @@ def progress_line(event: dict[str, Any]) -> str | None:
         cached = " (cache)" if event.get("cached") else ""
         return (f"  search [{event['angle']}] {event['query'][:70]!r} → {event['backend']}: {event['outcome']}, "
                 f"{event['hits']} hits{cached}")
+    if kind == "round":
+        return f"[bold]round[/] cycle {event['cycle']} round {event['round']}: {len(event['queries'])} queries"
+    if kind == "fallback":
+        return f"  [yellow]fallback[/] {', '.join(event['failed'])} failed → {event['served_by']} served {event['query'][:60]!r}"
+    if kind == "enrich_skip":
+        return f"  skip reading {event['url'][:70]} ({event['reason']}, overlap {event['overlap']:.0%})"
+    if kind == "page":
+        return f"  read {event['url'][:70]}: {event['outcome']}, {event['chars']} chars" + (" (store)" if event.get("from_store") else "")
     if kind == "quality_floor":
         return f"  [yellow]quality floor[/] {event['chars']} chars → fallback {event['fallback']!r}"
     if kind == "gate":
@@ -91,16 +99,21 @@ def progress_line(event: dict[str, Any]) -> str | None:
 
 # --- commands -----------------------------------------------------------------------------------------------------------
 def _open(settings: Settings):
-    from satiate.graph.checkpoint import sqlite_checkpointer
+    """The run store: SQLite in the data directory, or the ``SATIATE_CHECKPOINT_URL`` (e.g. PostgreSQL)."""
+    from satiate.graph.checkpoint import open_checkpointer
 
-    return sqlite_checkpointer(settings.data_path)
+    return open_checkpointer(settings)
 
 
 def _stream(app, payload, config, err: Console) -> None:
-    for chunk in app.stream(payload, config, stream_mode="custom"):
-        line = progress_line(chunk) if isinstance(chunk, dict) else None
-        if line:
-            err.print(line, highlight=False)
+    from satiate.graph.progress import ProgressView
+
+    with ProgressView(err, progress_line) as view:  # a live totals footer when stderr is a terminal
+        # durability="sync": each step is on disk before the next starts, so a killed process loses at most the
+        # steps in flight (the checkpoint write is cheap next to a search or a model call).
+        for chunk in app.stream(payload, config, stream_mode="custom", durability="sync"):
+            if isinstance(chunk, dict):
+                view.show(chunk)
 
 
 def _print_result(state_values: dict[str, Any], thread_id: str, as_json: bool, out: Console) -> None:
@@ -123,6 +136,14 @@ def _preflight(settings: Settings, err: Console) -> None:
     chain = ", ".join(f"{name} ({service.backends[name].description})" for name in settings.resolved_backends())
     err.print(f"engine: {engine.label}" + ("  [dim](no model: the deterministic engine decides)[/]"
                                           if engine.label == "deterministic" else ""), highlight=False)
+    notice = getattr(engine, "notice", None)  # the model probe's outcome, e.g. "start it with `ollama serve`"
+    if notice:
+        err.print(f"model: {notice}", highlight=False, markup=False)
+    if settings.metrics_port is not None:
+        from satiate.tools.metrics import metrics_for
+
+        metrics_for(settings)
+        err.print(f"metrics: Prometheus on 127.0.0.1:{settings.metrics_port}", highlight=False)
     err.print(f"search: {chain}", highlight=False)
 
 
@@ -133,7 +154,7 @@ def command_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     overrides = overrides_from(args)
     settings = resolve_settings(overrides)
     check_question(args.question, settings.max_question_chars)
-    thread_id = args.thread_id or uuid.uuid4().hex[:12]
+    thread_id = args.thread_id or str(uuid.uuid4())  # a UUID, so the LangGraph server and Studio accept it too
     _preflight(settings, err)
     with _open(settings) as saver:
         app = build_graph(checkpointer=saver)
@@ -195,6 +216,14 @@ def command_show(args: argparse.Namespace, out: Console, err: Console) -> int:
         if "resolved_settings" not in snapshot.values:
             raise UsageError(f"thread {args.thread_id} stopped before planning; resume it first")
         _print_result(snapshot.values, args.thread_id, args.json, out)
+        if args.plot:
+            from satiate.graph.plot import plot_rounds
+
+            try:
+                written = plot_rounds(snapshot.values.get("rounds", []), Path(args.plot), snapshot.values["question"])
+            except (RuntimeError, ValueError) as exc:
+                raise UsageError(str(exc)) from None
+            err.print(f"plot written to {written}", highlight=False)
         return EXIT_OK
 
 
@@ -235,22 +264,28 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("thread_id")
         sub.add_argument("--json", action="store_true", help="print the result as one JSON object")
         sub.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
+        if name == "show":
+            sub.add_argument("--plot", metavar="PNG", help="also write the convergence curves to this PNG file")
         sub.set_defaults(handler=handler)
 
     listing = commands.add_parser("list", help="list stored runs")
     listing.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
     listing.set_defaults(handler=command_list)
+
+    from satiate.graph.cache_cli import add_cache_parser
+
+    add_cache_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     out = Console()
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args, out, err)
     except (SettingsError, UsageError) as exc:
-        err.print(f"satiate: {exc}", highlight=False, markup=False)
+        print(f"satiate: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # known input errors raised below the CLI (corpus, question, engine)
         from satiate.graph.deps import EngineUnavailable
@@ -258,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from satiate.tools.search.local_corpus import CorpusError
 
         if isinstance(exc, (QuestionError, CorpusError, EngineUnavailable)):
-            err.print(f"satiate: {exc}", highlight=False, markup=False)
+            print(f"satiate: {exc}", file=sys.stderr)
             return EXIT_USAGE
         raise
 

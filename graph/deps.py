@@ -21,14 +21,24 @@ def deterministic_engine() -> DeterministicEngine:
 
 
 def engine_for(settings: Settings) -> ResearchEngine:
-    """'none' -> the deterministic engine; anything else -> the model engine (with per-call deterministic fallback)."""
-    if settings.llm == "none":
+    """'none' -> the deterministic engine; anything else -> the model engine (with per-call deterministic fallback).
+
+    The model engine is built once per process and settings: Ollama is probed then, not at every node. An
+    unreachable model becomes the deterministic stand-in (which says so in the run's error log and on the CLI) when
+    ``allow_engine_fallback`` is on or llm is 'auto'; otherwise EngineUnavailable with the fix.
+    """
+    roles = (settings.llm_planner, settings.llm_compressor, settings.llm_synthesizer, settings.llm_critic)
+    if settings.llm == "none" and all(role in (None, "none") for role in roles):
         return deterministic_engine()
     try:
         from satiate.engine.model import model_engine_for
+        from satiate.tools.llm.errors import ModelSetupError
     except ImportError as exc:  # pragma: no cover - the model layer ships with satiate
         raise EngineUnavailable(f"model engine unavailable ({exc}); use --llm none") from exc
-    return model_engine_for(settings)
+    try:
+        return model_engine_for(settings)
+    except ModelSetupError as exc:
+        raise EngineUnavailable(str(exc)) from exc
 
 
 def default_dependencies() -> Dependencies:

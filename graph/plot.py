@@ -6,18 +6,22 @@ from pathlib import Path
 
 
 def plot_rounds(rounds: list[dict], path: Path, title: str = "") -> Path:
-    """Write the plot; needs matplotlib (``pip install 'satiate[plot]'``)."""
-    try:
-        import matplotlib
+    """Write the plot; needs matplotlib (``pip install 'satiate[plot]'``).
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    It draws on its own Agg canvas instead of pyplot, so it never switches the backend of a notebook or program
+    that imported it.
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
         raise RuntimeError("plotting needs matplotlib: pip install 'satiate[plot]'") from exc
     if not rounds:
         raise ValueError("the run has no finished round to plot yet")
     numbers = [row["round"] for row in rounds]
-    figure, left = plt.subplots(figsize=(7, 4))
+    figure = Figure(figsize=(7, 4))
+    FigureCanvasAgg(figure)
+    left = figure.add_subplot()
     left.plot(numbers, [row["sources"] for row in rounds], marker="o", label="sources")
     left.plot(numbers, [row["new_sources"] for row in rounds], marker="s", label="new sources")
     left.set_xlabel("round (synthesize + critic pass)")
@@ -36,5 +40,4 @@ def plot_rounds(rounds: list[dict], path: Path, title: str = "") -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
-    plt.close(figure)
     return path

@@ -42,6 +42,7 @@ def view_of(state: ResearchState, **overrides: Any) -> ResearchView:
         cycle=state.get("cycle", 1),
         search_round=state.get("search_round", 0),
         degraded=state.get("degraded_mode", False),
+        tokens_used=state.get("tokens_used", 0),
     )
     fields.update(overrides)
     return ResearchView(**fields)
@@ -56,6 +57,12 @@ def emit(event: str, **data: Any) -> None:
     except Exception:  # outside a graph run (unit tests calling a node directly)
         return
     writer({"event": event, **data})
+
+
+def emit_round_start(cycle: int, search_round: int, queries: list) -> None:
+    """The "round started" progress event, sent by whichever node dispatches the next round's queries."""
+    if queries:
+        emit("round", cycle=cycle, round=search_round, queries=[q["query"] for q in queries])
 
 
 def error_record(node: str, kind: str, message: str, *, retryable: bool = False, cycle: int = 0, round: int = 0,

@@ -9,11 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from satiate.engine.novelty import unseen_hits
-from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, timed, view_of
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    error_record,
+    merge_updates,
+    settings_of,
+    timed,
+    view_of,
+)
 from satiate.nodes.novelty_gate import round_records
 from satiate.graph.routing import FAILED
-from satiate.state.records import Hit, SearchRecord, SourceRecord
+from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord
 from satiate.state.schema import ResearchState
+from satiate.state.settings import Settings
+from satiate.tools.reader import ReadingReport, read_web_hits, reader_for
 
 LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
 
@@ -40,6 +51,26 @@ def to_source(hit: Hit, source_id: str, record: SearchRecord, text: str, read_ki
     return source
 
 
+def read_fresh_web_hits(hits: list[Hit], state: ResearchState, settings: Settings) -> ReadingReport:
+    """Seed 001's enrichment for the round's new web hits, gated on the knowledge state before this round."""
+    if not hits:
+        return ReadingReport()
+    reading = read_web_hits(hits, state.get("knowledge_state", ""), settings, reader_for(settings))
+    for skip in reading.skips:
+        emit("enrich_skip", url=skip.url, overlap=skip.overlap, reason=skip.reason)
+    for page in reading.pages:
+        emit("page", url=page.url, outcome=page.outcome, chars=len(page.text), from_store=page.from_store)
+    return reading
+
+
+def reading_errors(reading: ReadingReport, state: ResearchState) -> list[ErrorRecord]:
+    """Pages that could not be read are errors on record (a dead link, a refused address, a time-out)."""
+    return [error_record("compress", f"page_{page.outcome}", f"{page.url}: {page.error or page.outcome}",
+                         retryable=page.outcome == "failed", cycle=state.get("cycle", 1),
+                         round=state.get("search_round", 0))
+            for page in reading.pages if not page.readable and not page.from_store]
+
+
 def make_compress_node(deps: Dependencies):
     @timed
     def compress(state: ResearchState) -> dict[str, Any]:
@@ -50,19 +81,25 @@ def make_compress_node(deps: Dependencies):
         origin = hit_origin(records)
         new_sources: dict[str, SourceRecord] = {}
         skipped = 0
+        # Local passages are the documents themselves; web hits are read per seed 001's gated enrichment.
+        reading = read_fresh_web_hits([h for h in fresh if h["backend"] not in LOCAL_BACKENDS], state, settings)
         for hit in fresh:
-            # Local passages are the documents themselves; web hits hold only their snippet until a page is read.
-            local = hit["backend"] in LOCAL_BACKENDS
-            text = hit["body"]
-            if not local and len(text) < settings.min_source_chars:
-                skipped += 1  # seed 003 §4: too little readable text is not a source
+            if hit["backend"] in LOCAL_BACKENDS:
+                text, read_kind = hit["body"], "passage"
+            elif hit["key"] in reading.texts:
+                text, read_kind = reading.texts[hit["key"]].text, reading.texts[hit["key"]].read_kind
+            else:
+                skipped += 1  # seed 003 §4: a hit without readable text is not a source
                 continue
             source_id = f"S{len(store) + len(new_sources) + 1}"
-            new_sources[hit["key"]] = to_source(hit, source_id, origin[hit["key"]], text,
-                                                "passage" if local else "snippet")
+            new_sources[hit["key"]] = to_source(hit, source_id, origin[hit["key"]], text, read_kind)
         decision = deps.engine_for(settings).compress(view_of(state), list(new_sources.values()))
         emit("compress", new_sources=len(new_sources), skipped=skipped, knowledge_chars=len(decision.value))
-        update = {"sources": new_sources, "knowledge_state": decision.value, "counters": {"thin_hits_skipped": skipped}}
+        update = {"sources": new_sources, "knowledge_state": decision.value,
+                  "counters": {"thin_hits_skipped": skipped, **reading.counters()}}
+        page_errors = reading_errors(reading, state)
+        if page_errors:
+            update["error_log"] = page_errors
         return merge_updates(update, decision_update(decision))
 
     return compress

@@ -12,7 +12,16 @@ from typing import Any
 
 from satiate.engine.text import normalize_query
 from satiate.graph.routing import stop_reason
-from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, timed, view_of
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    emit_round_start,
+    merge_updates,
+    settings_of,
+    timed,
+    view_of,
+)
 from satiate.nodes.plan import as_query_plans
 from satiate.state.contracts import CriticReport
 from satiate.state.records import CriticRecord, GapRecord, OpenQuestion, RoundRecord
@@ -79,6 +88,7 @@ def make_critic_node(deps: Dependencies):
             queries = [{**q, "origin": "recheck"} for q in queries]  # type: ignore[misc]
         executed = view.executed_queries()
         queries = [q for q in queries if normalize_query(q["query"]) not in executed]
+        emit_round_start(cycle + 1, 1, queries)
         update.update({"cycle": cycle + 1, "search_round": 0, "target": target or state.get("target", ""),
                        "pending_queries": queries, "planned_queries": queries})
         return merge_updates(update, decision_update(decision), decision_update(next_decision))

@@ -63,6 +63,7 @@ def make_gather_node(deps: Dependencies):
 
         def run(query: QueryPlan) -> SearchRecord | None:
             """Try the backends in order until one answers (ok or empty); every attempt is on record."""
+            failed_on: list[str] = []
             for backend in task["backends"]:
                 started = time.perf_counter()
                 attempt = service.run(backend, query["query"], max_results)
@@ -74,14 +75,18 @@ def make_gather_node(deps: Dependencies):
                 emit("search", query=query["query"], angle=query["angle"], backend=backend, outcome=attempt.outcome,
                      hits=len(record["hits"]), cached=attempt.cached)
                 if attempt.outcome in ("ok", "empty"):
+                    if failed_on:  # seed 002 tier 4: a fallback backend served this query
+                        emit("fallback", query=query["query"], failed=failed_on, served_by=backend)
+                        counters["backend_fallbacks"] = counters.get("backend_fallbacks", 0) + 1
                     return record
+                failed_on.append(backend)
                 errors.append(error_record("gather", f"search_{attempt.outcome}", attempt.error or "search failed",
                                            retryable=attempt.outcome == "failed_retryable", cycle=task["cycle"],
                                            round=task["round"], query=query["query"]))
             return None
 
-        first = run(task["query"])
         counters: dict[str, int] = {}
+        first = run(task["query"])
         # Seed 000's quality floor: a round's first query with thin results gets one simplified fallback query.
         if first is not None and task["index"] == 0 and first["result_chars"] < settings.search_quality_floor:
             fallback = simplify_query(task["query"]["query"])

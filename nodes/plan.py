@@ -7,10 +7,18 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, timed, view_of
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    emit_round_start,
+    merge_updates,
+    timed,
+    view_of,
+)
 from satiate.state.records import QueryPlan
 from satiate.state.schema import ResearchState
-from satiate.state.settings import resolve_settings
+from satiate.state.settings import environment_overrides, resolve_settings
 
 
 class QuestionError(ValueError):
@@ -53,6 +61,11 @@ def as_query_plans(queries, origin: str) -> list[QueryPlan]:
     return plans
 
 
+def tier_chosen(*layers: dict[str, Any] | None) -> bool:
+    """Did the user set the tier (per run, in Studio, or as SATIATE_TIER)? An explicit tier beats the planner's."""
+    return any(layer and layer.get("tier") is not None for layer in layers) or "tier" in environment_overrides()
+
+
 def make_plan_node(deps: Dependencies):
     @timed
     def plan(state: ResearchState, runtime: Runtime) -> dict[str, Any]:
@@ -64,8 +77,14 @@ def make_plan_node(deps: Dependencies):
         engine = deps.engine_for(settings)
         view = view_of({**state, "question": question, "resolved_settings": resolved})
         decision = engine.plan(view, question)
-        queries = as_query_plans(decision.value.queries, "plan")
+        tier = decision.value.tier
+        if tier and tier != settings.tier and not tier_chosen(state.get("settings"), context_overrides(runtime)):
+            # Seed 002 §8: the planner's classification sets the budgets, unless the user chose a tier.
+            settings = settings.model_copy(update={"tier": tier})
+            resolved = settings.model_dump(mode="json")
+        queries = as_query_plans(decision.value.queries[: settings.budget.max_queries_per_round], "plan")
         emit("plan", queries=[q["query"] for q in queries], engine=engine.label, backends=settings.resolved_backends())
+        emit_round_start(1, 1, queries)
         update: dict[str, Any] = {
             "question": question,
             "resolved_settings": resolved,

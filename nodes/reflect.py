@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, timed, view_of
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    emit_round_start,
+    merge_updates,
+    settings_of,
+    timed,
+    view_of,
+)
 from satiate.nodes.plan import as_query_plans
 from satiate.state.schema import ResearchState
 
@@ -18,6 +27,7 @@ def make_reflect_node(deps: Dependencies):
         queries = as_query_plans(reflection.new_queries, "reflect")
         emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence,
              next_queries=[q["query"] for q in queries])
+        emit_round_start(state.get("cycle", 1), state.get("search_round", 0) + 1, queries)
         update = {
             "sufficient": reflection.sufficient,
             "confidence": reflection.confidence,

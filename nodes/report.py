@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from satiate.state.contracts import ClaimOut, ResearchResult, SourceOut
 from satiate.state.schema import ResearchState
+from satiate.tools.metrics import run_metrics
 
 DEGRADED_NOTE = "Search capabilities were limited; answer is based on partial information."
 
@@ -128,6 +129,7 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
         backends_used=sorted({r["backend"] for r in searches if r["outcome"] in ("ok", "empty")}),
         stop_reason=state.get("stop_reason", ""),
         searches=len(searches),
+        metrics=run_metrics(state),
         settings=state.get("resolved_settings", {}),
     )
 

@@ -143,6 +143,10 @@ class ResearchResult(BaseModel):
     backends_used: list[str]
     stop_reason: str
     searches: int
+    metrics: dict[str, float] = Field(
+        default_factory=dict, description="Seed 002 §17's run metrics: duration, iterations, searches, failures, "
+        "model calls, retries, repairs, fallbacks, tokens."
+    )
     settings: dict
 
 

@@ -2,20 +2,34 @@
 
 Outcomes are ok / empty / failed_retryable / failed_final. Tier 1 of seed 002's error handling (exponential backoff
 with jitter, a few attempts) lives here, done by tenacity; each failed attempt is reported so the node can log it.
+
+Seed 000's search cache sits in front of the backends: an answer (ok or empty, never a failure) is stored under a
+hash of the backend's cache scope, the normalised query and the result count, and served again within the TTL with
+``cached=True`` and no backend call. The clock is injectable so tests move time instead of sleeping.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from satiate.state.records import SearchOutcome
 from satiate.state.settings import Settings
 from satiate.tools.search.base import RawHit, SearchBackend, SearchFailure
+
+if TYPE_CHECKING:
+    from satiate.tools.store import Store
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -29,6 +43,27 @@ class SearchAttempt:
     cached: bool = False
     error: str | None = None
     attempt_errors: list[str] = field(default_factory=list)
+    cache_error: str | None = None
+
+
+def normalize_cache_query(query: str) -> str:
+    """Case and spacing do not change what a search engine answers; word order and stopwords can, so they stay."""
+    return " ".join(query.casefold().split())
+
+
+def cache_scope(backend: SearchBackend) -> str:
+    """What, besides the query, decides a backend's answer (e.g. ``web:duckduckgo``); its name by default."""
+    return str(getattr(backend, "cache_scope", None) or backend.name)
+
+
+def search_cache_key(scope: str, query: str, max_results: int) -> str:
+    """Key of one cached search: a hash of backend scope, normalised query and result count."""
+    material = json.dumps([scope, normalize_cache_query(query), int(max_results)], ensure_ascii=False)
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _first_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
 
 
 def _retryable(error: BaseException) -> bool:
@@ -45,16 +80,55 @@ class SearchService:
         retry_attempts: int = 3,
         retry_initial_wait: float = 0.5,
         retry_max_wait: float = 4.0,
+        store: Store | None = None,
+        cache_ttl_s: float = 0.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.backends = backends
         self.retry_attempts = retry_attempts
         self.retry_initial_wait = retry_initial_wait
         self.retry_max_wait = retry_max_wait
+        self.store = store
+        self.cache_ttl_s = cache_ttl_s
+        self.clock = clock
 
     def describe(self) -> dict[str, str]:
         return {name: backend.description for name, backend in self.backends.items()}
 
+    def caches(self, backend_name: str) -> bool:
+        """Local corpora opt out (``cacheable = False``): they answer in milliseconds from an index that re-syncs
+        when files change, which a 24 h cache would hide."""
+        backend = self.backends[backend_name]
+        return self.store is not None and self.cache_ttl_s > 0 and getattr(backend, "cacheable", True)
+
     def run(self, backend_name: str, query: str, max_results: int) -> SearchAttempt:
+        """Answer from the cache when fresh, else search live (with retries) and cache an answer."""
+        backend = self.backends[backend_name]
+        if not self.caches(backend_name):
+            return self._run_live(backend_name, query, max_results)
+        key = search_cache_key(cache_scope(backend), query, max_results)
+        cache_error = None
+        try:
+            stored = self.store.cached_search(key, now=self.clock(), ttl_s=self.cache_ttl_s)  # type: ignore[union-attr]
+        except Exception as exc:  # a cache outage costs speed, not the search
+            stored, cache_error = None, f"cache read failed: {_first_line(exc)}"
+            log.warning(cache_error)
+        if stored is not None:
+            hits = [RawHit.model_validate(hit) for hit in stored][:max_results]
+            return SearchAttempt(backend_name, "ok" if hits else "empty", hits=hits, attempts=0, cached=True)
+        attempt = self._run_live(backend_name, query, max_results)
+        attempt.cache_error = cache_error
+        if attempt.outcome in ("ok", "empty"):  # a failure is never cached: the next run must try again
+            try:
+                self.store.put_search(key, backend=cache_scope(backend), query=query, max_results=max_results,  # type: ignore[union-attr]
+                                      hits=[hit.model_dump(mode="json") for hit in attempt.hits], now=self.clock())
+            except Exception as exc:
+                failure = f"cache write failed: {_first_line(exc)}"
+                attempt.cache_error = f"{cache_error}; {failure}" if cache_error else failure
+                log.warning(failure)
+        return attempt
+
+    def _run_live(self, backend_name: str, query: str, max_results: int) -> SearchAttempt:
         backend = self.backends[backend_name]
         attempt_errors: list[str] = []
 
@@ -63,7 +137,10 @@ class SearchService:
 
         retrying = Retrying(
             stop=stop_after_attempt(self.retry_attempts),
-            wait=wait_exponential_jitter(initial=self.retry_initial_wait, max=self.retry_max_wait),
+            # exponential backoff plus up to 1 s of jitter (tenacity's wait_exponential_jitter, without its
+            # deprecated 'initial' argument and working on tenacity 8 and 9 alike)
+            wait=wait_exponential(multiplier=self.retry_initial_wait, max=self.retry_max_wait)
+            + wait_random(0, min(1.0, self.retry_max_wait)),
             retry=retry_if_exception(_retryable),
             before_sleep=record,
             reraise=True,
@@ -95,11 +172,15 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
 
         if not settings.corpus:
             raise CorpusError("backend 'corpus' needs a corpus path (--corpus PATH)")
-        return LocalCorpusBackend(settings.corpus, data_dir)
+        corpus = LocalCorpusBackend(settings.corpus, data_dir)
+        corpus.cacheable = False  # type: ignore[attr-defined]  # see SearchService.caches
+        return corpus
     if name == "builtin":
         from satiate.tools.search.builtin_corpus import BuiltinCorpusBackend
 
-        return BuiltinCorpusBackend(data_dir)
+        builtin = BuiltinCorpusBackend(data_dir)
+        builtin.cacheable = False  # type: ignore[attr-defined]
+        return builtin
     if name == "web":
         from satiate.tools.search.web import WebBackend
 
@@ -109,9 +190,15 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
 
 def search_service_for(settings: Settings) -> SearchService:
     """The (shared, per-process) search service for these settings; indexes open once, not per node call."""
-    key = (settings.data_dir, settings.corpus, tuple(settings.resolved_backends()), settings.retry_attempts)
+    from satiate.tools.store import store_for, store_url_for
+
+    key = (settings.data_dir, settings.corpus, tuple(settings.resolved_backends()), settings.retry_attempts,
+           store_url_for(settings), settings.cache_ttl_s, settings.web_engine, settings.web_timeout_s,
+           settings.web_circuit_cooldown_s, settings.circuit_consecutive_failures)
     with _SERVICES_LOCK:
         if key not in _SERVICES:
             backends = {name: build_backend(name, settings) for name in settings.resolved_backends()}
-            _SERVICES[key] = SearchService(backends, retry_attempts=settings.retry_attempts)
+            store = store_for(settings) if settings.cache_ttl_s > 0 else None
+            _SERVICES[key] = SearchService(backends, retry_attempts=settings.retry_attempts, store=store,
+                                           cache_ttl_s=settings.cache_ttl_s)
         return _SERVICES[key]

@@ -1,0 +1,75 @@
+"""``satiate cache stats|clear|prune``: look after the search cache and page store.
+
+``stats`` counts rows per table (fresh and expired under the TTL), ``prune`` deletes what the TTL has expired,
+``clear`` deletes everything (the next run searches and fetches afresh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from datetime import datetime, timezone
+
+from rich.console import Console
+from rich.table import Table
+
+from satiate.state.settings import resolve_settings
+from satiate.tools.store import TABLES, Store, store_url_for
+
+TABLE_CHOICES = ("search", "pages", "all")
+
+
+def add_cache_parser(commands: argparse._SubParsersAction) -> None:
+    """Add the ``cache`` subcommand to the ``satiate`` parser."""
+    cache = commands.add_parser("cache", help="show, prune or clear the search cache and page store")
+    cache.add_argument("action", choices=("stats", "clear", "prune"),
+                       help="stats: what is stored; prune: delete expired rows; clear: delete all rows")
+    cache.add_argument("--table", choices=TABLE_CHOICES, default="all", help="which table (default: all)")
+    cache.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where satiate keeps its data")
+    cache.add_argument("--store-url", dest="setting_store_url", default=None,
+                       help="SQLAlchemy URL of the store (default: store.sqlite in the data directory)")
+    cache.add_argument("--cache-ttl-s", dest="setting_cache_ttl_s", type=float, default=None,
+                       help="time-to-live in seconds deciding fresh vs expired (default: the cache_ttl_s setting)")
+    cache.set_defaults(handler=command_cache)
+
+
+def _when(stamp: float | None) -> str:
+    if stamp is None:
+        return "-"
+    try:
+        return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    except (ValueError, OverflowError, OSError):  # a stamp written by a badly set clock
+        return f"{stamp:.0f}"
+
+
+def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
+    overrides = {key.removeprefix("setting_"): value for key, value in vars(args).items()
+                 if key.startswith("setting_") and value is not None}
+    settings = resolve_settings(overrides)
+    url = store_url_for(settings)
+    store = Store(url)
+    tables = tuple(TABLES) if args.table == "all" else (args.table,)
+    now = time.time()
+    try:
+        if args.action == "stats":
+            stats = store.stats(now=now, ttl_s=settings.cache_ttl_s)
+            table = Table("table", "rows", "fresh", "expired", "oldest", "newest")
+            for name in tables:
+                row = stats[name]
+                table.add_row(name, str(row.rows), str(row.fresh), str(row.expired), _when(row.oldest),
+                              _when(row.newest))
+            out.print(table)
+            out.print(f"store: {store.engine.url!r}", highlight=False, soft_wrap=True)
+            size = store.size_bytes()
+            if size is not None:
+                out.print(f"size on disk: {size / 1_048_576:.2f} MiB · TTL {settings.cache_ttl_s:g} s", highlight=False)
+        elif args.action == "prune":
+            deleted = store.prune(now=now, ttl_s=settings.cache_ttl_s, tables=tables)
+            out.print("pruned " + ", ".join(f"{n} expired {name} rows" for name, n in deleted.items())
+                      + f" (older than {settings.cache_ttl_s:g} s)", highlight=False)
+        else:
+            deleted = store.clear(tables)
+            out.print("cleared " + ", ".join(f"{n} {name} rows" for name, n in deleted.items()), highlight=False)
+    finally:
+        store.dispose()
+    return 0

@@ -1,0 +1,101 @@
+"""The CLI's live progress view: one line per event as the run streams them, plus, on a terminal, a footer with the
+run's totals so far (where it is, searches sent, cache hits, failures, sources, sign-offs, time).
+
+Any ``stream_mode="custom"`` consumer gets the same events (Studio, the SDK, the notebook); this only renders them.
+Off a terminal (a pipe, a log file, CI) only the lines are printed, so logs stay plain text.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+REFRESH_PER_SECOND = 8
+
+
+@dataclass
+class RunTally:
+    """What the events said so far; pure bookkeeping, so it can be tested without a terminal."""
+
+    cycle: int = 0
+    search_round: int = 0
+    searches: int = 0
+    cached: int = 0
+    failed: int = 0
+    sources: int = 0
+    claims: int = 0
+    clean_signoffs: int = 0
+    finished: bool = False
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, event: dict[str, Any]) -> None:
+        kind = event.get("event")
+        if kind == "plan":
+            self.cycle = max(self.cycle, 1)
+        elif kind == "search":
+            self.searches += 1
+            self.cached += 1 if event.get("cached") else 0
+            self.failed += 1 if str(event.get("outcome", "")).startswith("failed") else 0
+        elif kind == "gate":
+            self.cycle, self.search_round = event.get("cycle", self.cycle), event.get("round", self.search_round)
+        elif kind == "compress":
+            self.sources += event.get("new_sources", 0)
+        elif kind == "synthesize":
+            self.claims = event.get("claims", self.claims)
+        elif kind == "critic":
+            self.cycle = event.get("cycle", self.cycle)
+            self.clean_signoffs = event.get("clean_signoffs", self.clean_signoffs)
+        elif kind == "finalize":
+            self.finished = True
+            self.sources = event.get("sources", self.sources)
+            self.claims = event.get("claims", self.claims)
+
+    def summary(self) -> str:
+        where = f"cycle {self.cycle} round {self.search_round}" if self.cycle else "planning"
+        extras = ", ".join(part for part in (f"{self.cached} cached" if self.cached else "",
+                                             f"{self.failed} failed" if self.failed else "") if part)
+        searches = f"{self.searches} searches" + (f" ({extras})" if extras else "")
+        elapsed = time.monotonic() - self.started
+        return (f"{where} · {searches} · {self.sources} sources · {self.claims} claims · "
+                f"{self.clean_signoffs} clean sign-offs · {elapsed:.1f} s")
+
+
+class ProgressView:
+    """Render streamed events: ``line_for(event)`` printed per event, and a live footer when writing to a terminal."""
+
+    def __init__(self, console: Console, line_for: Callable[[dict[str, Any]], str | None]) -> None:
+        self.console = console
+        self.line_for = line_for
+        self.tally = RunTally()
+        self._live: Live | None = None
+
+    def __enter__(self) -> ProgressView:
+        if self.console.is_terminal:
+            self._live = Live(self._footer(), console=self.console, transient=True,
+                              refresh_per_second=REFRESH_PER_SECOND)
+            self._live.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def show(self, event: dict[str, Any]) -> None:
+        self.tally.add(event)
+        line = self.line_for(event)
+        if line:
+            self.console.print(line, highlight=False)  # above the footer while it is live
+        if self._live is not None:
+            self._live.update(self._footer())
+
+    def _footer(self) -> Text:
+        return Text("⟳ " + self.tally.summary(), style="dim")

@@ -1,0 +1,57 @@
+"""The CLI's progress view: the totals it keeps from streamed events, plain lines off a terminal, a live footer on one."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from satiate.graph.cli import progress_line
+from satiate.graph.progress import ProgressView, RunTally
+
+EVENTS = [
+    {"event": "plan", "queries": ["q1", "q2"], "engine": "deterministic", "backends": ["corpus"]},
+    {"event": "search", "query": "q1", "angle": "entity", "backend": "corpus", "outcome": "ok", "hits": 3,
+     "cached": True},
+    {"event": "search", "query": "q2", "angle": "counter_argument", "backend": "corpus", "outcome": "failed_final",
+     "hits": 0, "cached": False},
+    {"event": "gate", "cycle": 1, "round": 1, "score": 7, "new_hits": 3, "total_hits": 3, "decision": "accepted",
+     "reason": "novel", "draw": None},
+    {"event": "compress", "new_sources": 3, "knowledge_chars": 400},
+    {"event": "synthesize", "claims": 2, "cut": 1},
+    {"event": "critic", "cycle": 1, "material_gaps": 0, "signoff": True, "clean_signoffs": 1},
+]
+
+
+def test_tally_counts_what_the_events_report() -> None:
+    tally = RunTally()
+    for event in EVENTS:
+        tally.add(event)
+    assert (tally.cycle, tally.search_round, tally.searches, tally.cached, tally.failed) == (1, 1, 2, 1, 1)
+    assert (tally.sources, tally.claims, tally.clean_signoffs, tally.finished) == (3, 2, 1, False)
+    assert "2 searches (1 cached, 1 failed)" in tally.summary()
+    tally.add({"event": "finalize", "claims": 2, "sources": 5, "stop_reason": "converged"})
+    assert tally.finished and tally.sources == 5
+
+
+def render(terminal: bool) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=terminal, width=200, color_system=None)
+    with ProgressView(console, progress_line) as view:
+        for event in EVENTS:
+            view.show(event)
+    return buffer.getvalue()
+
+
+def test_off_a_terminal_only_the_event_lines_are_printed() -> None:
+    printed = render(terminal=False).splitlines()
+    expected = [line for line in (progress_line(event) for event in EVENTS) if line]
+    assert len(printed) == len(expected)
+    assert printed[0].startswith("plan 2 queries") and "(cache)" in printed[1]
+    assert "⟳" not in "".join(printed)
+
+
+def test_on_a_terminal_a_live_footer_shows_the_totals() -> None:
+    shown = render(terminal=True)
+    assert "plan 2 queries" in shown
+    assert "⟳ cycle 1 round 1 · 2 searches (1 cached, 1 failed) · 3 sources · 2 claims" in shown

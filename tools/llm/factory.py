@@ -1,0 +1,199 @@
+"""Chat models from one setting string: ``ollama:MODEL``, ``gguf:PATH``, or any ``provider:model`` LangChain knows.
+
+Ollama is the default provider and gets what small local models need: an explicit ``num_ctx`` (Ollama's default of
+2,048 tokens silently truncates satiate's prompts), the temperature and output cap, and a client time-out (the Ollama
+client has none). Nothing here does I/O: building a model never contacts a server (see ``probe`` for that).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from satiate.state.settings import Settings
+from satiate.tools.llm.errors import ModelConfigError
+
+DEFAULT_OLLAMA_PORT = 11434
+# Providers init_chat_model knows, with the package each needs (for the error message when it is missing).
+PROVIDER_PACKAGES = {
+    "openai": "langchain-openai",
+    "anthropic": "langchain-anthropic",
+    "azure_openai": "langchain-openai",
+    "google_genai": "langchain-google-genai",
+    "google_vertexai": "langchain-google-vertexai",
+    "bedrock": "langchain-aws",
+    "bedrock_converse": "langchain-aws",
+    "cohere": "langchain-cohere",
+    "fireworks": "langchain-fireworks",
+    "together": "langchain-together",
+    "mistralai": "langchain-mistralai",
+    "huggingface": "langchain-huggingface",
+    "groq": "langchain-groq",
+    "deepseek": "langchain-deepseek",
+    "xai": "langchain-xai",
+    "perplexity": "langchain-perplexity",
+    "nvidia": "langchain-nvidia-ai-endpoints",
+    "ibm": "langchain-ibm",
+}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model setting: the provider and the provider's own model name (which may contain colons)."""
+
+    provider: str
+    name: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.provider}:{self.name}"
+
+
+def parse_model_spec(value: str) -> ModelSpec:
+    """'ollama:qwen2.5:7b' -> ModelSpec('ollama', 'qwen2.5:7b'); raises ModelConfigError for a malformed value."""
+    provider, sep, name = value.strip().partition(":")
+    if not sep or not provider or not name:
+        raise ModelConfigError(f"model setting {value!r}: use 'ollama:MODEL', 'gguf:PATH' or 'provider:model'")
+    return ModelSpec(provider.strip().lower(), name.strip())
+
+
+def ollama_base_url(setting: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """Where Ollama listens: the setting, else ``OLLAMA_HOST`` read the way the Ollama CLI reads it, else localhost.
+
+    ``OLLAMA_HOST`` may be ``host``, ``host:port``, ``:port`` or a full URL; without a scheme it means http on port
+    11434, with ``http://`` / ``https://`` and no port the scheme's own port. A bind-all host (0.0.0.0, ::) means
+    "this machine" to a client.
+    """
+    environ = os.environ if environ is None else environ
+    raw = (setting or environ.get("OLLAMA_HOST") or "").strip()
+    if not raw:
+        return f"http://127.0.0.1:{DEFAULT_OLLAMA_PORT}"
+    scheme, has_scheme, rest = raw.partition("://")
+    if not has_scheme:
+        scheme, rest = "http", raw
+        default_port = DEFAULT_OLLAMA_PORT
+    else:
+        scheme = scheme.lower()
+        default_port = 443 if scheme == "https" else 80
+    parts = urlsplit(f"{scheme}://{rest}")
+    host = parts.hostname or "127.0.0.1"
+    if host in {"0.0.0.0", "::"}:
+        host = "127.0.0.1"
+    try:
+        port = parts.port or default_port
+    except ValueError as exc:
+        raise ModelConfigError(f"Ollama address {raw!r}: {exc}") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    path = parts.path.rstrip("/")
+    return f"{scheme}://{shown_host}:{port}{path}"
+
+
+def chat_model_for(spec: ModelSpec | str, settings: Settings) -> Any:
+    """Build the chat model a spec names, configured from settings. Raises ModelConfigError with the fix."""
+    spec = parse_model_spec(spec) if isinstance(spec, str) else spec
+    if spec.provider == "ollama":
+        return ollama_chat_model(spec.name, settings)
+    if spec.provider == "gguf":
+        return gguf_chat_model(spec.name, settings)
+    return provider_chat_model(spec, settings)
+
+
+def ollama_chat_model(name: str, settings: Settings) -> Any:
+    from langchain_ollama import ChatOllama
+
+    return ChatOllama(
+        model=name,
+        base_url=ollama_base_url(settings.ollama_base_url),
+        num_ctx=settings.num_ctx,
+        temperature=settings.temperature,
+        num_predict=settings.num_predict,
+        client_kwargs={"timeout": settings.model_timeout_s},
+    )
+
+
+def gguf_chat_model(path: str, settings: Settings) -> Any:
+    """A local GGUF file through llama.cpp (optional extra ``satiate[gguf]``); JSON is grammar-constrained per call."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ModelConfigError(
+            "llm 'gguf:…' needs llama-cpp-python: pip install 'satiate[gguf]' (or pip install llama-cpp-python; it "
+            "builds from source, a few minutes)"
+        )
+    model_path = Path(path).expanduser()
+    if not model_path.is_file():
+        raise ModelConfigError(f"GGUF model file not found: {model_path}")
+    from langchain_community.chat_models import ChatLlamaCpp
+
+    return ChatLlamaCpp(
+        model_path=str(model_path),
+        n_ctx=settings.num_ctx,
+        temperature=settings.temperature,
+        max_tokens=settings.num_predict,
+        n_threads=max(1, os.cpu_count() or 1),
+        verbose=False,
+    )
+
+
+def _init_chat_model():
+    """LangChain's provider-agnostic constructor, from ``langchain`` (or its ``langchain-classic`` twin)."""
+    for module in ("langchain.chat_models", "langchain_classic.chat_models"):
+        try:
+            imported = __import__(module, fromlist=["init_chat_model"])
+            return imported.init_chat_model
+        except ImportError:
+            continue
+    return None
+
+
+def provider_chat_model(spec: ModelSpec, settings: Settings) -> Any:
+    package = PROVIDER_PACKAGES.get(spec.provider)
+    init_chat_model = _init_chat_model()
+    if init_chat_model is None:
+        extra = f" {package}" if package else ""
+        raise ModelConfigError(
+            f"llm {spec.text!r} needs LangChain's init_chat_model: pip install langchain{extra}"
+        )
+    try:
+        with warnings.catch_warnings():  # langchain-classic's copy warns that it moved to langchain
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return init_chat_model(
+                spec.name,
+                model_provider=spec.provider,
+                temperature=settings.temperature,
+                max_tokens=settings.num_predict,
+                timeout=settings.model_timeout_s,
+            )
+    except ImportError as exc:
+        name = package or f"the LangChain integration for {spec.provider}"
+        raise ModelConfigError(f"llm {spec.text!r} needs {name}: pip install {package or '…'} ({exc})") from None
+    except ValueError as exc:
+        reason = (f"LangChain knows no provider {spec.provider!r}" if "provider" in str(exc).lower()
+                  else str(exc).splitlines()[0])
+        raise ModelConfigError(
+            f"llm {spec.text!r}: {reason}. For a model served by Ollama write 'ollama:{spec.text}'."
+        ) from None
+
+
+# Field names different providers use for the output-token cap.
+_OUTPUT_CAP_FIELDS = ("num_predict", "max_tokens", "max_output_tokens", "max_new_tokens")
+
+
+def with_call_options(model: Any, *, temperature: float | None = None, max_tokens: int | None = None) -> Any:
+    """A copy of ``model`` with another temperature / output cap (novelty wants 0 and 3 tokens), where it has them."""
+    fields = getattr(type(model), "model_fields", {})
+    update: dict[str, Any] = {}
+    if temperature is not None and "temperature" in fields:
+        update["temperature"] = temperature
+    if max_tokens is not None:
+        for name in _OUTPUT_CAP_FIELDS:
+            if name in fields:
+                update[name] = max_tokens
+                break
+    if not update or not hasattr(model, "model_copy"):
+        return model
+    return model.model_copy(update=update)

@@ -1,0 +1,542 @@
+"""Structured answers from models that do not always keep to the schema.
+
+Small local models leak ``<think>`` blocks, wrap JSON in code fences or prose, leave trailing commas, get cut off
+mid-object by the token limit, write ``sourceIds`` for ``source_ids`` and ignore numeric bounds. The parser here
+undoes each of those before pydantic validates, and names every repair it made. What still does not validate is
+re-asked with the validation error fed back, a bounded number of times; then the call fails with a typed
+``CallFailed`` and the engine answers deterministically. There is no unbounded loop anywhere in this module.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+from pydantic import BaseModel, ValidationError
+
+from satiate.tools.llm.errors import CallFailure, classify_failure
+from satiate.tools.llm.tokens import call_tokens, message_text
+
+M = TypeVar("M", bound=BaseModel)
+V = TypeVar("V")
+
+_CLOSED_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1\s*>", re.S | re.I)
+_STRAY_CLOSE = re.compile(r"^.*?</(?:think|thinking|reasoning)\s*>", re.S | re.I)
+_OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
+_FENCE = re.compile(r"```[ \t]*[\w+-]*[ \t]*\n?(.*?)(?:```|\Z)", re.S)
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_JSON_LITERALS = frozenset({"true", "false", "null"})
+MAX_JSON_STARTS = 20  # candidate '{' / '[' positions tried before giving up
+MAX_FIX_PASSES = 10  # validation/repair passes per answer
+FEEDBACK_ECHO_CHARS = 1500  # how much of a rejected answer is shown back to the model
+MAX_PROBLEMS_SHOWN = 5
+
+
+class OutputInvalid(ValueError):
+    """A model answer that cannot be used; ``problem`` is worded to be fed back to the model."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Parsed(Generic[M]):
+    value: M
+    repairs: tuple[str, ...] = ()
+
+
+# --- cleaning the text -------------------------------------------------------------------------------------------------
+def strip_reasoning(text: str) -> str:
+    """Remove ``<think>…</think>`` blocks; a lone closing tag (the opening one was in the template) cuts what precedes it."""
+    cleaned = _CLOSED_REASONING.sub("", text)
+    cleaned = _STRAY_CLOSE.sub("", cleaned, count=1)
+    return _OPEN_REASONING.sub("", cleaned).strip()
+
+
+def strip_fences(text: str) -> str:
+    """The body of the first code fence that holds JSON, or of the first fence; the text itself when unfenced."""
+    if "```" not in text:
+        return text
+    bodies = [m.group(1) for m in _FENCE.finditer(text)]
+    for body in bodies:
+        if "{" in body or "[" in body:
+            return body.strip()
+    return bodies[0].strip() if bodies else text
+
+
+def balanced_span(text: str, start: int) -> str:
+    """From ``text[start]`` (an opening bracket) to its matching close, or to the end if the answer was cut off."""
+    stack: list[str] = []
+    quote: str | None = None
+    index = start
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 2
+                continue
+            if char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]":
+            if stack and stack[-1] == char:
+                stack.pop()
+            if not stack:
+                return text[start : index + 1]
+        index += 1
+    return text[start:]
+
+
+def _drop_trailing_comma(out: list[str]) -> None:
+    while out and out[-1].isspace():
+        out.pop()
+    if out and out[-1] == ",":
+        out.pop()
+
+
+def repair_json(text: str) -> str:
+    """Turn near-JSON into JSON: quotes, Python literals, bare keys and words, comments, trailing commas, cut-off ends."""
+    out: list[str] = []
+    stack: list[str] = []
+    quote: str | None = None
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        if quote:
+            if char == "\\" and index + 1 < size:
+                nxt = text[index + 1]
+                out.append("'" if quote == "'" and nxt == "'" else char + nxt)
+                index += 2
+                continue
+            if char == quote:
+                out.append('"')
+                quote = None
+            elif char == '"':
+                out.append('\\"')
+            elif char == "\n":
+                out.append("\\n")
+            else:
+                out.append(char)
+            index += 1
+            continue
+        if char in "\"'“":
+            quote = "”" if char == "“" else char
+            out.append('"')
+            index += 1
+            continue
+        if text.startswith("//", index):
+            newline = text.find("\n", index)
+            index = size if newline < 0 else newline
+            continue
+        if text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            index = size if end < 0 else end + 2
+            continue
+        if char in "{[":
+            stack.append("}" if char == "{" else "]")
+            out.append(char)
+        elif char in "}]":
+            _drop_trailing_comma(out)
+            if stack and stack[-1] == char:
+                stack.pop()
+            out.append(char)
+        elif char.isalpha() or char == "_":
+            end = index
+            while end < size and (text[end].isalnum() or text[end] in "_-"):
+                end += 1
+            word = text[index:end]
+            after = end
+            while after < size and text[after] in " \t":
+                after += 1
+            if after < size and text[after] == ":":
+                out.append(json.dumps(word))  # a bare key
+            elif word in _PY_LITERALS:
+                out.append(_PY_LITERALS[word])
+            elif word in _JSON_LITERALS:
+                out.append(word)
+            else:
+                out.append(json.dumps(word))  # a bare one-word value, e.g. {"tier": simple}
+            index = end
+            continue
+        else:
+            out.append(char)
+        index += 1
+    if quote:
+        out.append('"')
+    repaired = "".join(out).rstrip()
+    # An answer cut off after a key, inside a key, or after a comma: drop the dangling part, then close the brackets.
+    repaired = re.sub(r',?\s*"(?:[^"\\]|\\.)*"\s*:\s*$', "", repaired)
+    if stack and stack[-1] == "}":
+        repaired = re.sub(r'(?:(?<=\{)|,)\s*"(?:[^"\\]|\\.)*"$', "", repaired)
+    repaired = re.sub(r",\s*$", "", repaired)
+    return repaired + "".join(reversed(stack))
+
+
+def find_json(text: str) -> tuple[Any, list[str]]:
+    """The first JSON value in the text, with the repairs it needed; raises OutputInvalid when there is none."""
+    stripped = text.strip()
+    try:
+        return json.loads(stripped), []
+    except (json.JSONDecodeError, ValueError):
+        pass
+    starts = [i for i, c in enumerate(stripped) if c == "{"][:MAX_JSON_STARTS]
+    starts += [i for i, c in enumerate(stripped) if c == "["][:MAX_JSON_STARTS]
+    for start in starts:
+        span = balanced_span(stripped, start)
+        extracted = ["json_extracted"] if span.strip() != stripped else []
+        try:
+            return json.loads(span), extracted
+        except (json.JSONDecodeError, ValueError):
+            pass
+        try:
+            return json.loads(repair_json(span), strict=False), [*extracted, "json_repaired"]
+        except (json.JSONDecodeError, ValueError):
+            continue
+    shown = stripped[:120].replace("\n", " ")
+    raise OutputInvalid(f"the reply contains no JSON object (it starts: {shown!r})" if shown else "the reply was empty")
+
+
+# --- fitting the data to the schema ------------------------------------------------------------------------------------
+def snake_key(key: str) -> str:
+    key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key.strip())
+    return re.sub(r"[^0-9a-zA-Z]+", "_", key).strip("_").lower()
+
+
+def normalize_keys(data: Any) -> tuple[Any, bool]:
+    """camelCase / spaced / hyphenated keys to snake_case, recursively (our contracts are all snake_case)."""
+    if isinstance(data, dict):
+        changed = False
+        result: dict[str, Any] = {}
+        for key, value in data.items():
+            new_key = snake_key(str(key)) or str(key)
+            new_value, inner = normalize_keys(value)
+            changed |= inner or new_key != key
+            result.setdefault(new_key, new_value)
+        return result, changed
+    if isinstance(data, list):
+        items = [normalize_keys(item) for item in data]
+        return [item for item, _ in items], any(changed for _, changed in items)
+    return data, False
+
+
+def _list_fields(schema: type[BaseModel]) -> list[str]:
+    return [name for name, info in schema.model_fields.items() if typing.get_origin(info.annotation) is list]
+
+
+def fit_shape(data: Any, schema: type[BaseModel]) -> tuple[Any, list[str]]:
+    """Undo the usual shape slips: a bare list for a one-list object, or the object wrapped in one extra key."""
+    fields = set(schema.model_fields)
+    if isinstance(data, list):
+        lists = _list_fields(schema)
+        if len(lists) == 1:
+            return {lists[0]: data}, ["wrapped_list"]
+        return data, []
+    if isinstance(data, dict) and len(data) == 1 and not (set(data) & fields):
+        inner = next(iter(data.values()))
+        if isinstance(inner, dict) and set(inner) & fields:
+            return inner, ["unwrapped"]
+        if isinstance(inner, list):
+            wrapped, repairs = fit_shape(inner, schema)
+            if repairs:
+                return wrapped, ["unwrapped", *repairs]
+    return data, []
+
+
+def _parent(data: Any, loc: Sequence[Any]) -> tuple[Any, Any] | None:
+    node = data
+    for part in loc[:-1]:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return (node, loc[-1]) if loc else None
+
+
+def _literal_choice(value: Any, expected: str) -> str | None:
+    """The one allowed literal the answer's value evidently meant ('Standard' -> 'standard', 'medium' -> 'med')."""
+    choices = re.findall(r"'([^']*)'", expected)
+    if not isinstance(value, str) or not choices:
+        return None
+
+    def squash(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    target = squash(value)
+    if not target:
+        return None
+    exact = [c for c in choices if squash(c) == target]
+    if exact:
+        return exact[0]
+    close = [c for c in choices if squash(c) and (squash(c) in target or target in squash(c))]
+    return close[0] if len(close) == 1 else None
+
+
+def _fix(data: Any, error: dict) -> str | None:
+    """Repair one validation error in place; the repair's name, or None when it cannot be repaired this way."""
+    loc = tuple(error.get("loc", ()))
+    where = _parent(data, loc)
+    if where is None:
+        return None
+    parent, key = where
+    ctx = error.get("ctx") or {}
+    kind = error.get("type", "")
+    try:
+        current = parent[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+    name = ".".join(str(p) for p in loc)
+    if kind in ("greater_than_equal", "less_than_equal") and isinstance(current, (int, float)):
+        parent[key] = ctx.get("ge", ctx.get("le"))
+        return f"clamped {name}"
+    if kind == "too_long" and isinstance(current, list) and "max_length" in ctx:
+        parent[key] = current[: int(ctx["max_length"])]
+        return f"truncated {name}"
+    if kind == "string_too_long" and isinstance(current, str) and "max_length" in ctx:
+        parent[key] = current[: int(ctx["max_length"])]
+        return f"truncated {name}"
+    if kind == "literal_error":
+        choice = _literal_choice(current, str(ctx.get("expected", "")))
+        if choice is not None:
+            parent[key] = choice
+            return f"mapped {name}"
+    return None
+
+
+def _drop_bad_items(data: Any, errors: list[dict]) -> list[str]:
+    """Remove list items that carry an unfixable error, keeping the rest of the list (deepest index first)."""
+    dropped: list[str] = []
+    targets: dict[tuple, int] = {}
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        for depth in range(len(loc) - 1, -1, -1):
+            if isinstance(loc[depth], int):
+                targets[loc[: depth + 1]] = 1
+                break
+    for loc in sorted(targets, key=lambda l: (len(l), l[-1]), reverse=True):
+        where = _parent(data, loc)
+        if where is None:
+            continue
+        parent, index = where
+        if isinstance(parent, list) and 0 <= index < len(parent) and len(parent) > 1:
+            del parent[index]
+            dropped.append(f"dropped {'.'.join(str(p) for p in loc)}")
+    return dropped
+
+
+def describe_errors(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:MAX_PROBLEMS_SHOWN]:
+        where = ".".join(str(p) for p in item.get("loc", ())) or "the object"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
+    more = error.error_count() - MAX_PROBLEMS_SHOWN
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def validate_lenient(data: Any, schema: type[M]) -> Parsed[M]:
+    """Validate, repairing what can be repaired without asking again: out-of-range numbers are clamped to the bound,
+    over-long lists cut, near-miss enum values mapped, and list items that stay invalid dropped."""
+    repairs: list[str] = []
+    last: ValidationError | None = None
+    for _ in range(MAX_FIX_PASSES):
+        try:
+            return Parsed(schema.model_validate(data), tuple(repairs))
+        except ValidationError as error:
+            last = error
+            fixes = [fix for item in error.errors() if (fix := _fix(data, item))]
+            if not fixes:
+                fixes = _drop_bad_items(data, error.errors())
+            if not fixes:
+                break
+            repairs.extend(fixes)
+    assert last is not None
+    raise OutputInvalid(f"the JSON does not match the schema: {describe_errors(last)}")
+
+
+def parse_structured(reply: str | dict | list, schema: type[M]) -> Parsed[M]:
+    """Parse one model answer (text, or tool-call arguments) into ``schema``, naming each repair."""
+    repairs: list[str] = []
+    if isinstance(reply, str):
+        text = strip_reasoning(reply)
+        if text != reply.strip():
+            repairs.append("reasoning_stripped")
+        unfenced = strip_fences(text)
+        if unfenced != text:
+            repairs.append("fences_stripped")
+        data, found = find_json(unfenced)
+        repairs += found
+    else:
+        data = json.loads(json.dumps(reply))  # a private copy the repairs may edit
+    data, renamed = normalize_keys(data)
+    if renamed:
+        repairs.append("keys_renamed")
+    data, reshaped = fit_shape(data, schema)
+    repairs += reshaped
+    parsed = validate_lenient(data, schema)
+    return Parsed(parsed.value, tuple(repairs) + parsed.repairs)
+
+
+# --- calling the model -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModelReply(Generic[V]):
+    """A usable answer and what it took: calls made, tokens, repairs on the accepted answer, problems of rejected ones."""
+
+    value: V
+    calls: int
+    tokens: int
+    tokens_estimated: bool
+    repairs: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def retries(self) -> int:
+        return self.calls - 1
+
+
+class CallFailed(Exception):
+    """No usable answer: the model was unreachable, or every bounded attempt was invalid."""
+
+    def __init__(self, failure: CallFailure, calls: int, tokens: int, problems: Sequence[str] = ()) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+        self.calls = calls
+        self.tokens = tokens
+        self.problems = tuple(problems)
+
+
+def feedback_message(problem: str) -> HumanMessage:
+    return HumanMessage(
+        f"Your previous reply could not be used: {problem}\n"
+        "Answer again with only the JSON object the instructions describe: no prose before or after it, no code "
+        "fence, no <think> block, every required field present."
+    )
+
+
+def bind_schema(model: Any, schema: type[BaseModel]) -> Runnable:
+    """The model constrained to ``schema`` as far as its provider allows, returning the raw message alongside.
+
+    Ollama and OpenAI-style providers take the JSON schema (grammar-constrained on Ollama); llama.cpp gets it as a
+    ``response_format`` grammar; a model with no structured-output support is called plainly and the prompt (which
+    always spells the schema out) has to do the work.
+    """
+    if type(model).__name__ == "ChatLlamaCpp":
+        return model.bind(response_format={"type": "json_object", "schema": schema.model_json_schema()})
+    for kwargs in ({"method": "json_schema"}, {}):
+        try:
+            return model.with_structured_output(schema, include_raw=True, **kwargs)
+        except (NotImplementedError, TypeError, ValueError):
+            continue
+    return model
+
+
+def split_output(output: Any) -> tuple[BaseMessage, Any]:
+    """(raw message, already-parsed value or None) from whatever the bound runnable returned."""
+    if isinstance(output, dict) and "raw" in output:
+        return output["raw"], output.get("parsed")
+    if isinstance(output, BaseMessage):
+        return output, None
+    return AIMessage(content=str(output)), None
+
+
+def _accept(parsed: Any, raw: BaseMessage, schema: type[M]) -> Parsed[M]:
+    if isinstance(parsed, schema):
+        return Parsed(parsed)
+    text = message_text(raw)
+    tool_calls = getattr(raw, "tool_calls", None) or []
+    if not text.strip() and tool_calls:
+        return parse_structured(tool_calls[0].get("args") or {}, schema)
+    return parse_structured(text, schema)
+
+
+def _retry_history(messages: Sequence[BaseMessage], raw_text: str, problem: str) -> list[BaseMessage]:
+    """The original prompt plus only the last rejected answer and its problem, so retries do not grow the context."""
+    echo = raw_text if len(raw_text) <= FEEDBACK_ECHO_CHARS else raw_text[:FEEDBACK_ECHO_CHARS] + " …"
+    return [*messages, AIMessage(content=echo or "(empty reply)"), feedback_message(problem)]
+
+
+def _attempts(
+    runnable: Runnable,
+    messages: Sequence[BaseMessage],
+    accept: Callable[[Any, BaseMessage], tuple[V, tuple[str, ...]]],
+    max_retries: int,
+    config: RunnableConfig | None,
+) -> ModelReply[V]:
+    history = list(messages)
+    calls = tokens = 0
+    estimated = False
+    problems: list[str] = []
+    for _ in range(max_retries + 1):
+        try:
+            output = runnable.invoke(history, config=config)
+        except Exception as error:  # transport and provider errors: classified, never retried here
+            raise CallFailed(classify_failure(error), calls + 1, tokens, problems) from error
+        calls += 1
+        raw, parsed = split_output(output)
+        count = call_tokens(history, raw)
+        tokens += count.total
+        estimated |= count.estimated
+        try:
+            value, repairs = accept(parsed, raw)
+        except OutputInvalid as invalid:
+            problems.append(invalid.problem)
+            history = _retry_history(messages, message_text(raw), invalid.problem)
+            continue
+        return ModelReply(value, calls, tokens, estimated, repairs, tuple(problems))
+    failure = CallFailure("model_output_invalid", f"no usable answer in {calls} call(s): {problems[-1]}", False)
+    raise CallFailed(failure, calls, tokens, problems)
+
+
+def call_structured(
+    model: Any,
+    schema: type[M],
+    messages: Sequence[BaseMessage],
+    *,
+    max_retries: int,
+    refine: Callable[[M], M] | None = None,
+    config: RunnableConfig | None = None,
+) -> ModelReply[M]:
+    """Ask for a ``schema`` object; tolerate and repair, re-ask at most ``max_retries`` times, else raise CallFailed.
+
+    ``refine`` applies the caller's own checks (e.g. "every query was already searched") and may raise
+    OutputInvalid, which is fed back like a validation error.
+    """
+    runnable = bind_schema(model, schema)
+
+    def accept(parsed: Any, raw: BaseMessage) -> tuple[M, tuple[str, ...]]:
+        outcome = _accept(parsed, raw, schema)
+        value = refine(outcome.value) if refine else outcome.value
+        return value, outcome.repairs
+
+    return _attempts(runnable, messages, accept, max_retries, config)
+
+
+def call_text(
+    model: Any,
+    messages: Sequence[BaseMessage],
+    *,
+    max_retries: int,
+    refine: Callable[[str], V],
+    config: RunnableConfig | None = None,
+) -> ModelReply[V]:
+    """Ask for plain text (a score, a query, bullet points): reasoning and fences removed, then ``refine`` checks it."""
+
+    def accept(parsed: Any, raw: BaseMessage) -> tuple[V, tuple[str, ...]]:
+        text = message_text(raw)
+        cleaned = strip_reasoning(text)
+        repairs = ("reasoning_stripped",) if cleaned != text.strip() else ()
+        if cleaned.startswith("```"):
+            cleaned = strip_fences(cleaned)
+            repairs += ("fences_stripped",)
+        return refine(cleaned), repairs
+
+    return _attempts(model, messages, accept, max_retries, config)
+

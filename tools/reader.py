@@ -1,0 +1,171 @@
+"""Seed 001's gated enrichment: which web hits get their full page read, and the source text each hit yields.
+
+Reading a page is the expensive step (seconds each, and it dilutes the context), so it is gated:
+
+- a hit whose snippet overlaps the knowledge state more than ``enrich_max_overlap`` is skipped (we know it already),
+  and the skip is reported with its overlap;
+- at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, in result
+  order; a fetch that yields no readable page does not use up a read.
+
+The gate compares snippets with the knowledge state *before* this round is folded in: the seed folds first and then
+gates, which makes every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
+fetched at most once within the TTL, by any run or worker sharing the store.
+
+What a hit yields: its page text (``read_kind="page"``) when read; nothing when its page was fetched and found
+unreadable (404, binary, thin: seed 003 §4, not a source); its snippet (``"snippet"``) when the page was not read
+(gated out, over budget, or unreachable) and the snippet alone has ``min_source_chars`` of text.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Literal
+
+from satiate.engine.novelty import snippet_overlap
+from satiate.state.records import Hit
+from satiate.state.settings import Settings
+from satiate.tools.fetch import FetchedPage, PageFetcher
+from satiate.tools.store import Store, StoredPage, store_for
+
+UNREADABLE = frozenset({"thin", "http_error", "unsupported"})  # the page answered: there is nothing to read
+
+
+@dataclass(frozen=True)
+class EnrichmentSkip:
+    """A page not read, and why: its snippet overlaps the knowledge state, or the round's budget was spent."""
+
+    url: str
+    key: str
+    overlap: float
+    reason: Literal["overlap", "budget"]
+
+
+@dataclass(frozen=True)
+class SourceText:
+    text: str
+    read_kind: Literal["page", "snippet"]
+    title: str = ""
+
+
+@dataclass
+class ReadingReport:
+    """The source text per canonical key, plus every skip and page attempt, for the node to log and count."""
+
+    texts: dict[str, SourceText] = field(default_factory=dict)
+    skips: list[EnrichmentSkip] = field(default_factory=list)
+    pages: list[FetchedPage] = field(default_factory=list)
+
+    def counters(self) -> dict[str, int]:
+        counts = {
+            "pages_read": sum(p.readable for p in self.pages),
+            "pages_from_store": sum(p.from_store for p in self.pages),
+            "pages_unreadable": sum(p.outcome in UNREADABLE for p in self.pages),
+            "pages_failed": sum(p.outcome in ("failed", "refused") for p in self.pages),
+            "enrich_skipped_overlap": sum(s.reason == "overlap" for s in self.skips),
+            "enrich_skipped_budget": sum(s.reason == "budget" for s in self.skips),
+        }
+        return {name: value for name, value in counts.items() if value}
+
+
+def gate_by_overlap(hits: Sequence[Hit], knowledge_state: str, max_overlap: float
+                    ) -> tuple[list[tuple[Hit, float]], list[EnrichmentSkip]]:
+    """Seed 001's gate: (candidates with their overlap, skips) — a snippet overlapping more than ``max_overlap`` is
+    already known. Pure."""
+    candidates: list[tuple[Hit, float]] = []
+    skips: list[EnrichmentSkip] = []
+    for hit in hits:
+        overlap = snippet_overlap(hit["body"], knowledge_state)
+        if overlap > max_overlap:
+            skips.append(EnrichmentSkip(hit["url"], hit["key"], round(overlap, 3), "overlap"))
+        else:
+            candidates.append((hit, overlap))
+    return candidates, skips
+
+
+class PageReader:
+    """Reads a page through the page store: a page stored within the TTL is never fetched again."""
+
+    def __init__(self, fetcher: PageFetcher, store: Store | None, ttl_s: float,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.fetcher = fetcher
+        self.store = store
+        self.ttl_s = ttl_s
+        self.clock = clock
+
+    def read(self, url: str, key: str) -> FetchedPage:
+        if self.store is not None and self.ttl_s > 0:
+            try:
+                stored = self.store.page(key, now=self.clock(), ttl_s=self.ttl_s)
+            except Exception:  # a store outage costs a fetch, not the page
+                stored = None
+            if stored is not None:
+                return FetchedPage(url, stored.outcome, final_url=stored.final_url, status=stored.status,  # type: ignore[arg-type]
+                                   content_type=stored.content_type, title=stored.title, text=stored.text,
+                                   from_store=True)
+        page = self.fetcher.fetch(url)
+        if self.store is not None and self.ttl_s > 0 and page.storable:
+            try:
+                self.store.put_page(StoredPage(key=key, url=url, final_url=page.final_url, outcome=page.outcome,
+                                               status=page.status, content_type=page.content_type, title=page.title,
+                                               text=page.text, fetched_at=self.clock()))
+            except Exception:
+                pass  # not stored means fetched again next time; the read itself succeeded
+        return page
+
+
+def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings, reader: PageReader) -> ReadingReport:
+    """Gate, read (in parallel batches, in result order) and turn each hit into source text or nothing."""
+    report = ReadingReport()
+    candidates, report.skips = gate_by_overlap(hits, knowledge_state, settings.enrich_max_overlap)
+    pages: dict[str, FetchedPage] = {}
+    reads = tried = position = 0
+    while position < len(candidates):
+        batch_size = min(settings.url_enrich_count - reads, settings.enrich_max_fetches - tried)
+        if batch_size <= 0:
+            break
+        batch = candidates[position: position + batch_size]
+        position += len(batch)
+        tried += len(batch)
+        with ThreadPoolExecutor(max_workers=len(batch), thread_name_prefix="satiate-read") as pool:
+            fetched = list(pool.map(lambda item: reader.read(item[0]["url"], item[0]["key"]), batch))
+        for (hit, _), page in zip(batch, fetched):
+            pages[hit["key"]] = page
+            report.pages.append(page)
+            reads += page.readable
+    report.skips += [EnrichmentSkip(hit["url"], hit["key"], round(overlap, 3), "budget")
+                     for hit, overlap in candidates[position:]]
+    for hit in hits:
+        page = pages.get(hit["key"])
+        if page is not None and page.readable:
+            report.texts[hit["key"]] = SourceText(page.text, "page", page.title)
+        elif page is not None and page.outcome in UNREADABLE:
+            continue  # looked and found nothing readable: not a source, whatever the snippet says
+        elif len(hit["body"]) >= settings.min_source_chars:
+            report.texts[hit["key"]] = SourceText(hit["body"], "snippet")
+    return report
+
+
+_READERS: dict[tuple, PageReader] = {}
+_READERS_LOCK = threading.Lock()
+
+
+def reader_key(settings: Settings) -> tuple:
+    from satiate.tools.store import store_url_for
+
+    return (store_url_for(settings), settings.cache_ttl_s, settings.fetch_timeout_s, settings.fetch_max_bytes,
+            settings.fetch_max_redirects, settings.allow_private_addresses, settings.min_source_chars,
+            settings.page_max_chars)
+
+
+def reader_for(settings: Settings) -> PageReader:
+    """The process's page reader for these settings (one connection pool, one store)."""
+    key = reader_key(settings)
+    with _READERS_LOCK:
+        if key not in _READERS:
+            store = store_for(settings) if settings.cache_ttl_s > 0 else None
+            _READERS[key] = PageReader(PageFetcher.from_settings(settings), store, settings.cache_ttl_s)
+        return _READERS[key]

@@ -1,0 +1,263 @@
+"""The store: a search cache and a page store in one SQLAlchemy database, shareable by many workers.
+
+A SQLite file in the data directory by default, any SQLAlchemy URL (PostgreSQL) by setting. Times are epoch seconds
+as floats (SQLAlchemy's timezone-aware DateTime loses its zone on SQLite). Freshness is decided by the caller's clock
+and TTL, never by the database, so tests inject time instead of sleeping.
+
+SQLite is opened in WAL mode with a busy time-out, and every write is one short upsert transaction retried on
+"database is locked", so two processes writing the same file neither corrupt it nor lose a write.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
+
+from satiate.state.settings import Settings, SettingsError
+
+STORE_FILE = "store.sqlite"
+BUSY_TIMEOUT_S = 30.0
+WRITE_ATTEMPTS = 6
+
+metadata = MetaData()
+
+search_cache = Table(
+    "search_cache",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("backend", String(200), nullable=False),
+    Column("query", Text, nullable=False),
+    Column("max_results", Integer, nullable=False),
+    Column("hits", JSON, nullable=False),
+    Column("created_at", Float, nullable=False, index=True),
+)
+
+page_store = Table(
+    "page_store",
+    metadata,
+    Column("key", String(2048), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("final_url", Text, nullable=False),
+    Column("outcome", String(20), nullable=False),
+    Column("status", Integer, nullable=True),
+    Column("content_type", String(200), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("fetched_at", Float, nullable=False, index=True),
+)
+
+TABLES: dict[str, Table] = {"search": search_cache, "pages": page_store}
+_TIME_COLUMN = {"search": "created_at", "pages": "fetched_at"}
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page as the store holds it (the outcome says whether it was readable)."""
+
+    key: str
+    url: str
+    final_url: str
+    outcome: str
+    status: int | None
+    content_type: str
+    title: str
+    text: str
+    fetched_at: float
+
+
+@dataclass(frozen=True)
+class TableStats:
+    rows: int
+    fresh: int
+    expired: int
+    oldest: float | None
+    newest: float | None
+
+
+def default_store_url(data_dir: Path) -> str:
+    return f"sqlite:///{(data_dir / STORE_FILE).as_posix()}"
+
+
+def store_url_for(settings: Settings) -> str:
+    return settings.store_url or default_store_url(settings.data_path)
+
+
+def _is_locked(error: BaseException) -> bool:
+    text = str(error).lower()
+    return isinstance(error, OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Busy time-out first (switching to WAL needs the lock), then WAL: readers never block the writer."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+class Store:
+    """The search cache and page store behind one engine; safe to share between threads."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            parsed = make_url(url)
+        except ArgumentError as exc:
+            raise SettingsError(f"invalid store_url {url!r}: {exc}") from None
+        self.url = url
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.path: Path | None = None
+        options: dict[str, Any] = {}
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                self.path = Path(parsed.database).expanduser()
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            options["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
+        try:
+            self.engine: Engine = create_engine(url, **options)
+        except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+            raise SettingsError(f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be used: {exc}") from None
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            self._write(lambda connection: metadata.create_all(connection))
+        except SQLAlchemyError as exc:
+            raise SettingsError(
+                f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be opened: {exc.__class__.__name__}: "
+                f"{str(exc).splitlines()[0]}"
+            ) from None
+
+    # --- writing -------------------------------------------------------------------------------------------------------
+    def _write(self, action) -> Any:
+        """Run one short write transaction, retried with jittered backoff while another writer holds the lock.
+
+        Two processes creating the tables at once can also race on "already exists": the retry then sees them.
+        """
+        retrying = Retrying(
+            stop=stop_after_attempt(WRITE_ATTEMPTS),
+            wait=wait_exponential(multiplier=0.05, max=1.0) + wait_random(0, 0.1),
+            retry=retry_if_exception(lambda e: _is_locked(e) or "already exists" in str(e).lower()),
+            reraise=True,
+        )
+        for attempt in retrying:
+            with attempt:
+                with self.engine.begin() as connection:
+                    return action(connection)
+        return None  # pragma: no cover - Retrying either returns or raises
+
+    def _upsert(self, table: Table, row: dict[str, Any]) -> None:
+        dialect = self.engine.dialect.name
+        if dialect in ("sqlite", "postgresql"):
+            if dialect == "sqlite":
+                from sqlalchemy.dialects.sqlite import insert as dialect_insert
+            else:
+                from sqlalchemy.dialects.postgresql import insert as dialect_insert
+            statement = dialect_insert(table).values(**row)
+            updates = {name: statement.excluded[name] for name in row if name != "key"}
+            statement = statement.on_conflict_do_update(index_elements=["key"], set_=updates)
+            self._write(lambda connection: connection.execute(statement))
+            return
+
+        def replace(connection) -> None:  # any other database: delete and insert in one transaction
+            connection.execute(delete(table).where(table.c.key == row["key"]))
+            connection.execute(insert(table).values(**row))
+
+        self._write(replace)
+
+    # --- the search cache ----------------------------------------------------------------------------------------------
+    def cached_search(self, key: str, *, now: float, ttl_s: float) -> list[dict[str, Any]] | None:
+        """The stored hits of a search still fresh at ``now``, else None."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(search_cache.c.hits, search_cache.c.created_at).where(search_cache.c.key == key)
+            ).first()
+        if row is None or now - row.created_at >= ttl_s:
+            return None
+        return list(row.hits)
+
+    def put_search(self, key: str, *, backend: str, query: str, max_results: int, hits: list[dict[str, Any]],
+                   now: float) -> None:
+        self._upsert(search_cache, dict(key=key, backend=backend, query=query, max_results=max_results, hits=hits,
+                                        created_at=now))
+
+    # --- the page store ------------------------------------------------------------------------------------------------
+    def page(self, key: str, *, now: float, ttl_s: float) -> StoredPage | None:
+        """The stored page under this canonical key if fetched within the TTL, else None."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(page_store).where(page_store.c.key == key)).first()
+        if row is None or now - row.fetched_at >= ttl_s:
+            return None
+        return StoredPage(**row._asdict())
+
+    def put_page(self, page: StoredPage) -> None:
+        self._upsert(page_store, dict(page.__dict__))
+
+    # --- maintenance ---------------------------------------------------------------------------------------------------
+    def stats(self, *, now: float, ttl_s: float) -> dict[str, TableStats]:
+        found: dict[str, TableStats] = {}
+        with self.engine.connect() as connection:
+            for name, table in TABLES.items():
+                stamp = table.c[_TIME_COLUMN[name]]
+                rows, oldest, newest = connection.execute(select(func.count(), func.min(stamp), func.max(stamp))).one()
+                fresh = connection.execute(select(func.count()).where(stamp > now - ttl_s)).scalar_one()
+                found[name] = TableStats(rows=rows, fresh=fresh, expired=rows - fresh, oldest=oldest, newest=newest)
+        return found
+
+    def clear(self, tables: tuple[str, ...] = tuple(TABLES)) -> dict[str, int]:
+        """Delete every row of the named tables; returns rows deleted per table."""
+        return {name: self._write(lambda c, t=TABLES[name]: c.execute(delete(t)).rowcount) for name in tables}
+
+    def prune(self, *, now: float, ttl_s: float, tables: tuple[str, ...] = tuple(TABLES)) -> dict[str, int]:
+        """Delete rows older than the TTL; returns rows deleted per table."""
+        deleted: dict[str, int] = {}
+        for name in tables:
+            table = TABLES[name]
+            stamp = table.c[_TIME_COLUMN[name]]
+            deleted[name] = self._write(lambda c, t=table, s=stamp: c.execute(delete(t).where(s <= now - ttl_s)).rowcount)
+        return deleted
+
+    def size_bytes(self) -> int | None:
+        """Size of a SQLite store on disk (with its WAL), None for a server database."""
+        if self.path is None or not self.path.exists():
+            return None
+        wal = self.path.with_name(self.path.name + "-wal")
+        return self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+_STORES: dict[str, Store] = {}
+_STORES_LOCK = threading.Lock()
+
+
+def store_for(settings: Settings) -> Store:
+    """The process's one store for these settings (one engine and connection pool per URL)."""
+    url = store_url_for(settings)
+    with _STORES_LOCK:
+        if url not in _STORES:
+            _STORES[url] = Store(url)
+        return _STORES[url]
