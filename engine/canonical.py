@@ -59,11 +59,21 @@ def canonical_url(url: str) -> str:
     return f"{scheme}://{host}{path}{query}" if scheme else f"{host}{path}{query}"
 
 
-def canonical_key(url: str, doc_id: str | None = None) -> str:
-    """The store key of a source: ``doc:<id>`` for local documents, ``doi:<doi>``, else ``url:<host><path>[?q]``."""
+def sole_doi(text: str) -> str | None:
+    """The DOI a text names, if it names exactly one (a press release about one study); None for none or several."""
+    found = {match.rstrip(".,;)]/").lower() for match in _DOI.findall(unquote(text))}
+    return found.pop() if len(found) == 1 else None
+
+
+def canonical_key(url: str, doc_id: str | None = None, text: str = "") -> str:
+    """The store key of a source: ``doc:<id>`` for local documents, ``doi:<doi>``, else ``url:<host><path>[?q]``.
+
+    A page whose URL has no DOI but whose text names exactly one (the press release or blog post about a study)
+    is keyed by that DOI, so the study reached through three routes counts once (seed 003's false consensus).
+    """
     if doc_id:
         return f"doc:{doc_id}"
-    doi = doi_of(url)
+    doi = doi_of(url) or sole_doi(text)
     if doi:
         return f"doi:{doi}"
     _, host, path, query = _normalized_parts(url)

@@ -32,7 +32,7 @@ def to_hits(attempt: SearchAttempt) -> list[Hit]:
     hits: list[Hit] = []
     for rank, raw in enumerate(attempt.hits, 1):
         hit = Hit(title=raw.title or raw.url or (raw.doc_id or ""), url=raw.url, body=raw.body,
-                  key=canonical_key(raw.url, raw.doc_id), backend=attempt.backend, rank=rank)
+                  key=canonical_key(raw.url, raw.doc_id, raw.body), backend=attempt.backend, rank=rank)
         if raw.doc_id:
             hit["doc_id"] = raw.doc_id
         if raw.source_type:
@@ -69,6 +69,9 @@ def make_gather_node(deps: Dependencies):
                 attempt = service.run(backend, query["query"], max_results)
                 record = to_record(task, query, attempt, time.perf_counter() - started)
                 records.append(record)
+                if attempt.cache_error:  # the search still ran; the cache being unreadable is worth knowing
+                    errors.append(error_record("gather", "cache_error", attempt.cache_error, retryable=True,
+                                               cycle=task["cycle"], round=task["round"], query=query["query"]))
                 for message in attempt.attempt_errors:
                     errors.append(error_record("gather", "search_retry", message, retryable=True, cycle=task["cycle"],
                                                round=task["round"], query=query["query"]))

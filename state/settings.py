@@ -42,7 +42,8 @@ class SettingsError(ValueError):
 
 
 def default_data_dir() -> str:
-    return platformdirs.user_data_dir("satiate", appauthor=False)
+    """``SATIATE_DATA_DIR`` if set (so a Settings built directly honours it too), else the per-user data folder."""
+    return os.environ.get(ENV_PREFIX + "DATA_DIR") or platformdirs.user_data_dir("satiate", appauthor=False)
 
 
 class Settings(BaseModel):

@@ -20,9 +20,20 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(key)
     data_dir = tmp_path / "satiate-data"
     monkeypatch.setenv("SATIATE_DATA_DIR", str(data_dir))
-    search_service._SERVICES.clear()
+    reset_process_caches()
     yield data_dir
+    reset_process_caches()
+
+
+def reset_process_caches() -> None:
+    """Search services, stores and page readers are cached per process; a test must not inherit another's."""
+    from satiate.tools import reader, store
+
     search_service._SERVICES.clear()
+    reader._READERS.clear()
+    for cached in list(store._STORES.values()):
+        cached.engine.dispose()
+    store._STORES.clear()
 
 
 @pytest.fixture

@@ -134,3 +134,35 @@ def test_seed_examples():
     assert canonical_key("anything", doc_id="corpus/a.md") == "doc:corpus/a.md"
     assert doi_of("no doi here") is None
     assert canonical_key("https://example.com:notaport/x") == "url:example.com/x"
+
+
+def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_jsonl, isolated_data_dir):
+    """Seed 003's false-consensus case, through gather and compress: three routes to one study, one source."""
+    from satiate.graph.builder import build_graph
+    from satiate.nodes.common import Dependencies
+    from satiate.graph.deps import deterministic_engine
+    from satiate.tools.search.base import RawHit
+    from satiate.tools.search.service import SearchService
+
+    study = "Four-day week trial: output held steady across 61 firms while sick days fell by two thirds. " * 4
+
+    class StudyRoutes:
+        name, description, query_ceiling = "web", "three routes to one study", 40
+
+        def search(self, query, max_results):
+            return [
+                RawHit(title="University press release", url="https://news.example.edu/2024/four-day-week?ref=tw",
+                       body=f"{study} Published in Work Studies, doi:10.5555/WS.2024.17."),
+                RawHit(title="Journal article", url="https://www.journal.example.org/article/10.5555/ws.2024.17/?utm_source=x",
+                       body=study),
+                RawHit(title="DOI landing page", url="https://doi.org/10.5555/WS.2024.17", body=study),
+                RawHit(title="A different study", url="https://other.example.org/paper",
+                       body="Another trial found mixed results in retail firms over two years. " * 5),
+            ]
+
+    service = SearchService({"web": StudyRoutes()}, retry_attempts=1)
+    deps = Dependencies(engine_for=lambda s: deterministic_engine(), search_for=lambda s: service)
+    out = build_graph(deps).invoke({"question": "Does a four-day week keep output?", "settings": {
+        "backends": ["web"], "seed": 1, "url_enrich_count": 0, "max_cycles": 1}})
+    keys = [s["url"] for s in out["result"]["sources"]]
+    assert len(keys) == 2, keys
