@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from satiate.engine.breadcrumbs import NOISE
+from satiate.engine.deterministic import claimable
 from satiate.engine.text import STOPWORDS, entities, sentences, words
 from satiate.state.records import SourceRecord
 
@@ -31,7 +32,7 @@ def key_actors(sources: list[SourceRecord], limit: int = 5) -> list[dict]:
         best: tuple[float, str, str] | None = None
         for source in sources:
             for sentence in sentences(source["text"][:20_000]):
-                if name not in sentence.text or len(sentence.text) > 400:
+                if name not in sentence.text or len(sentence.text) > 400 or not claimable(sentence.text):
                     continue
                 text = sentence.text
                 score = (2.0 if text.startswith(name) and any(v in text for v in DEFINING_VERBS) else 0.0)

@@ -23,6 +23,7 @@ NOISE = frozenset(
     """
     january february march april may june july august september october november december monday tuesday wednesday
     thursday friday saturday sunday i ii iii the this these it he she they however in on at after before
+    true false none null yes no note example see also changed added fixed new version
     """.split()
 )
 

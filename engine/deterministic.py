@@ -92,6 +92,18 @@ def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: i
     return kept[:limit]
 
 
+def claimable(sentence: str) -> bool:
+    """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
+    if not 20 <= len(sentence) <= MAX_SENTENCE_CHARS:
+        return False
+    if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence:
+        return False
+    letters = sum(ch.isalpha() for ch in sentence)
+    if letters < 0.7 * len(sentence.replace(" ", "")):
+        return False  # mostly symbols, digits or code
+    return len(sentence.split()) >= 5
+
+
 def hedged(text: str) -> bool:
     """The statement flags its own weakness ("a profile claims ...", "gives no source")."""
     lowered = text.lower()
@@ -214,14 +226,23 @@ class DeterministicEngine:
         settings = view.settings
         question_terms = {stem(t) for t in content_terms(view.question)}
         pool: list[tuple[SourceRecord, str, set[str]]] = []
+        leads: set[int] = set()  # the first sentences of a source: where a page says what it is about
         for source in view.sources:
-            for sentence in sentences(source["text"][:SCAN_CHARS]):
-                if len(sentence.text) > MAX_SENTENCE_CHARS or len(sentence.text) < 20:
-                    continue
-                pool.append((source, sentence.text, stems(sentence.text)))
+            for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
+                if claimable(sentence.text):
+                    if position < 2:
+                        leads.add(len(pool))
+                    pool.append((source, sentence.text, stems(sentence.text)))
         if not pool:
             return Decision(SynthesisResponse(open_questions=["No readable source text was gathered."]))
         idf = idf_weights([list(terms) for _, _, terms in pool])
+        # How much of the question a whole source speaks to: a sentence from an on-topic source outranks one that
+        # shares a rare word with the question in a source about something else.
+        total_weight = sum(idf.get(t, 0.0) for t in question_terms) or 1.0
+        def coverage(text: str) -> float:
+            return sum(idf.get(t, 0.0) for t in stems(text) & question_terms) / total_weight
+
+        topicality = {s["id"]: 0.7 * coverage(s["text"][:SCAN_CHARS]) + 0.3 * coverage(s["title"]) for s in view.sources}
 
         # Terms of the names in the question (the anchor entities) count double; a sentence touching none of them
         # (and no bridge, below) is most likely about something else that shares common words with the question.
@@ -243,11 +264,15 @@ class DeterministicEngine:
                 if bridge in text or bridge.lower() == source["title"].lower():
                     # a hop-2 sentence: about a bridge and about the question
                     base = sum(idf.get(t, 0.0) for t in terms & question_terms)
-                    return max(value, 1.6 * base + 1.0)
-            return value
+                    value = max(value, 1.6 * base + 1.0)
+                    break
+            return value * (0.5 + topicality.get(source["id"], 0.0))
+
+        def lead_bonus(index: int) -> float:
+            return 1.0 + topicality.get(pool[index][0]["id"], 0.0) if index in leads else 1.0
 
         ranked = sorted(
-            ((score(s, text, terms), index) for index, (s, text, terms) in enumerate(pool)),
+            ((score(s, text, terms) * lead_bonus(index), index) for index, (s, text, terms) in enumerate(pool)),
             key=lambda item: (-item[0], item[1]),
         )
         ranked = [(value, index) for value, index in ranked if value > 0]
