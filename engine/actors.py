@@ -2,44 +2,43 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from satiate.engine.breadcrumbs import rank_breadcrumbs
+from satiate.engine.text import claimable, sentences
 
-from satiate.engine.breadcrumbs import NOISE
-from satiate.engine.deterministic import claimable
-from satiate.engine.text import STOPWORDS, entities, sentences, words
-from satiate.state.records import SourceRecord
-
-DEFINING_VERBS = (" is ", " was ", " are ", " were ", " has been ")
+DEFINING_VERBS = (" is ", " was ", " are ", " were ", " has been ", " refers to ")
 
 
-def key_actors(sources: list[SourceRecord], limit: int = 5) -> list[dict]:
-    """Entities named in at least two sources, most sources first, each profiled by its defining sentence.
+def defining_sentence(name: str, text: str) -> str | None:
+    """A sentence of ``text`` that says what ``name`` is ("Harbor Works was founded in 1987 by ...")."""
+    for sentence in sentences(text[:20_000]):
+        body = sentence.text
+        after = body[len(name) : len(name) + 40]
+        if body.startswith(name) and after[:1] in (" ", ",", "(") and any(verb in after for verb in DEFINING_VERBS):
+            if claimable(body) and len(body) <= 400:
+                return body
+    return None
 
-    The profile is a sentence of a source (so it is grounded by construction) that names the entity, preferring
-    one that defines it ("X is a ...") and one from a source titled with the entity.
+
+def key_actors(question: str, sources: list[dict], limit: int = 5) -> list[dict]:
+    """The names that matter most to the question across what was read, each profiled by a sentence defining it.
+
+    Names are ranked like breadcrumbs (by the relevance of the sentences that mention them, over the topical sources),
+    the question's own names included. The profile is a sentence of a source (so it is grounded by construction),
+    preferring the source titled with the entity. A name no source defines is left out: a name without a
+    description is not worth a line.
     """
-    reach: Counter[str] = Counter()
-    for source in sources:
-        for name in set(entities(source["text"][:20_000])):
-            if len(name) > 2 and name.lower() not in NOISE and name.lower() not in STOPWORDS:
-                reach[name] += 1
     actors: list[dict] = []
-    for name, count in sorted(reach.items(), key=lambda item: (-item[1], item[0])):
-        if count < 2 or len(actors) >= limit:
+    ranked = rank_breadcrumbs(question, sources, limit=limit * 4, include_held=True, include_question=True)
+    for crumb in ranked:
+        if len(actors) >= limit:
+            break
+        if len(crumb.source_ids) < 2 or any(crumb.name in a["name"] or a["name"] in crumb.name for a in actors):
             continue
-        if any(name in other["name"] or other["name"] in name for other in actors):
-            continue
-        best: tuple[float, str, str] | None = None
-        for source in sources:
-            for sentence in sentences(source["text"][:20_000]):
-                if name not in sentence.text or len(sentence.text) > 400 or not claimable(sentence.text):
-                    continue
-                text = sentence.text
-                score = (2.0 if text.startswith(name) and any(v in text for v in DEFINING_VERBS) else 0.0)
-                score += 1.0 if name.lower() in source["title"].lower() else 0.0
-                score -= len(text) / 1000
-                if best is None or score > best[0]:
-                    best = (score, text, source["id"])
-        if best:
-            actors.append({"name": name, "mentions": count, "profile": best[1], "source_ids": [best[2]]})
+        ordered = sorted(sources, key=lambda s: crumb.name.lower() not in s["title"].lower())
+        for source in ordered:
+            profile = defining_sentence(crumb.name, source["text"])
+            if profile:
+                actors.append({"name": crumb.name, "mentions": len(crumb.source_ids), "profile": profile,
+                               "source_ids": [source["id"]]})
+                break
     return actors

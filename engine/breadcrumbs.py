@@ -6,10 +6,11 @@ query on that entity finds the passage holding the answer.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from satiate.engine.text import content_terms, entities, idf_weights, sentences, stem, stems, words
+from satiate.engine.text import claimable, content_terms, entities, idf_weights, sentences, stem, stems, words
 from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
@@ -37,6 +38,7 @@ class Breadcrumb:
 
 
 # Seed 004's priority (identifiers > organisations > people > other) as a mild multiplier on relevance.
+DATE_LIKE = re.compile(r"^\d{4}-\d{2}")
 KIND_WEIGHT = {"identifier": 1.3, "organisation": 1.2, "person": 1.1, "other": 1.0}
 
 
@@ -51,18 +53,36 @@ def kind_of(name: str) -> str:
     return "other"
 
 
+def topical_sources(question: str, sources: list[SourceRecord], share: float = 0.1, floor: int = 8) -> list[SourceRecord]:
+    """The sources most about the question (rarity-weighted share of its terms), where a bridge is named.
+
+    Names mined from every source read drown in boilerplate (badges, changelogs, dates); the bridge of a multi-hop
+    question sits in the few passages that match the question best.
+    """
+    question_terms = stems(question)
+    documents = [stems(s["title"] + " " + s["text"][:20_000]) for s in sources]
+    idf = idf_weights([list(d) for d in documents]) if documents else {}
+    scored = sorted(
+        range(len(sources)), key=lambda i: (-sum(idf.get(t, 0.0) for t in documents[i] & question_terms), i)
+    )
+    keep = max(floor, int(len(sources) * share))
+    return [sources[i] for i in sorted(scored[:keep])]
+
+
 def rank_breadcrumbs(
     question: str,
     sources: list[SourceRecord],
     exclude: set[str] | None = None,
     limit: int = 10,
     include_held: bool = False,
+    include_question: bool = False,
 ) -> list[Breadcrumb]:
     """Entities worth following, best first.
 
-    A name earns the relevance of every sentence that mentions it: the question's terms in that sentence, weighted
-    by rarity, and three times more for terms of the names the question itself contains (a sentence about the
-    question's anchor entity is where its bridge is named). Kept: names absent from the question and not already
+    Names are mined from the topical sources only (``topical_sources``). A name earns the relevance of every sentence
+    that mentions it: the question's terms in that sentence, weighted by rarity, and three times more for terms of
+    the names the question itself contains (a sentence about the question's anchor entity is where its bridge is
+    named). Kept: names absent from the question (``include_question`` keeps them, for key actors) and not already
     the title of a source we hold (that page is read; ``include_held`` keeps them, for synthesis, where the held page
     is exactly what a hop-2 claim should come from). Lone generic words (demonyms, "American") count half.
     """
@@ -73,8 +93,9 @@ def rank_breadcrumbs(
     excluded = {e.lower() for e in exclude or set()}
     scanned = [
         (source, sentence.text, stems(sentence.text))
-        for source in sources
+        for source in topical_sources(question, sources)
         for sentence in sentences(source["text"][:20_000])
+        if claimable(sentence.text)  # prose only: badges, tables and code name nothing worth following
     ]
     idf = idf_weights([list(terms) for _, _, terms in scanned]) if scanned else {}
     relevance: Counter[str] = Counter()
@@ -85,13 +106,14 @@ def rank_breadcrumbs(
             continue
         for name in set(entities(text)):
             lowered = name.lower()
+            in_question = lowered in question_lower or stems(name) <= question_terms
             if (
-                lowered in question_lower
+                (in_question and not include_question)
                 or lowered in held_titles
                 or lowered in excluded
                 or lowered in NOISE
                 or len(name) < 3
-                or stems(name) <= question_terms
+                or DATE_LIKE.match(name)
             ):
                 continue
             relevance[name] += weight

@@ -21,6 +21,7 @@ from satiate.engine.text import (
     numbers,
     sentences,
     simplify_query,
+    claimable,
     stem,
     stems,
     truncate,
@@ -90,18 +91,6 @@ def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: i
         seen.add(identity)
         kept.append(candidate)
     return kept[:limit]
-
-
-def claimable(sentence: str) -> bool:
-    """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
-    if not 20 <= len(sentence) <= MAX_SENTENCE_CHARS:
-        return False
-    if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence:
-        return False
-    letters = sum(ch.isalpha() for ch in sentence)
-    if letters < 0.7 * len(sentence.replace(" ", "")):
-        return False  # mostly symbols, digits or code
-    return len(sentence.split()) >= 5
 
 
 def hedged(text: str) -> bool:

@@ -30,7 +30,7 @@ NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for"
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
-_IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b")
+_IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
 
 
 def words(text: str) -> list[str]:
@@ -120,8 +120,8 @@ def entities(text: str) -> list[str]:
     """Capitalised names and identifiers in the text, in order of first appearance (duplicates kept for counting).
 
     A name is a run of capitalised words, possibly joined by connectors ("Bank of England"); a lone capitalised word
-    that opens a sentence is skipped unless it recurs mid-sentence elsewhere. Identifiers are hyphenated tokens with
-    digits and letters ("GS-35F-0119Y").
+    that opens a sentence is skipped unless it recurs mid-sentence elsewhere. Identifiers are hyphenated tokens of
+    capitals and digits ("GS-35F-0119Y", "B-29"); lower-case slugs ("python-360-is-now-available") are not.
     """
     found: list[str] = []
     for sentence in sentences(text) or [Sentence(text, 0, len(text))]:
@@ -143,7 +143,7 @@ def entities(text: str) -> list[str]:
                 if run and not (opens_sentence and len(run) == 1):
                     found.append(" ".join(run))
                 run = []
-    found.extend(_IDENTIFIER.findall(text))
+    found.extend(identifier for identifier in _IDENTIFIER.findall(text) if identifier not in found)
     return [name for name in found if name.lower() not in STOPWORDS and name.lower() not in QUESTION_WORDS]
 
 
@@ -162,3 +162,15 @@ def truncate(text: str, limit: int) -> str:
         return text
     cut = text[: max(0, limit - 1)].rsplit(" ", 1)[0]
     return cut + "…"
+
+
+def claimable(sentence: str, max_chars: int = 600) -> bool:
+    """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
+    if not 20 <= len(sentence) <= max_chars:
+        return False
+    if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence:
+        return False
+    letters = sum(ch.isalpha() for ch in sentence)
+    if letters < 0.7 * len(sentence.replace(" ", "")):
+        return False  # mostly symbols, digits or code
+    return len(sentence.split()) >= 5

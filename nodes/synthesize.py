@@ -53,7 +53,7 @@ def make_synthesize_node(deps: Dependencies):
         update: dict[str, Any] = {
             "claims": gate.claims,
             "contradictions": contradictions,
-            "key_actors": key_actors(view_of(state).sources),
+            "key_actors": key_actors(state["question"], view_of(state).sources),
             "claims_cut": len(gate.cut),
             "citations": sorted(kept_ids, key=lambda i: int(i[1:])),
             "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis") for q in synthesis.open_questions],
