@@ -20,6 +20,42 @@ from rich.text import Text
 REFRESH_PER_SECOND = 8
 
 
+def progress_line(event: dict[str, Any]) -> str | None:
+    kind = event.get("event")
+    if kind == "plan":
+        return f"[bold]plan[/] {len(event['queries'])} queries · engine {event['engine']} · backends {', '.join(event['backends'])}"
+    if kind == "search":
+        cached = " (cache)" if event.get("cached") else ""
+        return (f"  search [{event['angle']}] {event['query'][:70]!r} → {event['backend']}: {event['outcome']}, "
+                f"{event['hits']} hits{cached}")
+    if kind == "round":
+        return f"[bold]round[/] cycle {event['cycle']} round {event['round']}: {len(event['queries'])} queries"
+    if kind == "fallback":
+        return f"  [yellow]fallback[/] {', '.join(event['failed'])} failed → {event['served_by']} served {event['query'][:60]!r}"
+    if kind == "enrich_skip":
+        return f"  skip reading {event['url'][:70]} ({event['reason']}, overlap {event['overlap']:.0%})"
+    if kind == "page":
+        return f"  read {event['url'][:70]}: {event['outcome']}, {event['chars']} chars" + (" (store)" if event.get("from_store") else "")
+    if kind == "quality_floor":
+        return f"  [yellow]quality floor[/] {event['chars']} chars → fallback {event['fallback']!r}"
+    if kind == "gate":
+        draw = f" draw={event['draw']:.3f}" if event.get("draw") is not None else ""
+        return (f"[bold]novelty[/] cycle {event['cycle']} round {event['round']}: score {event['score']}/10 "
+                f"({event['new_hits']} new of {event['total_hits']}) → {event['decision']} ({event['reason']}){draw}")
+    if kind == "compress":
+        return f"[bold]compress[/] +{event['new_sources']} sources, knowledge {event['knowledge_chars']} chars"
+    if kind == "reflect":
+        return f"[bold]reflect[/] sufficient={event['sufficient']} confidence={event['confidence']:.2f}, {len(event['next_queries'])} next queries"
+    if kind == "synthesize":
+        return f"[bold]synthesize[/] {event['claims']} claims kept, {event['cut']} cut by the grounding gate"
+    if kind == "critic":
+        return (f"[bold]critic[/] cycle {event['cycle']}: {event['material_gaps']} material gaps, sign-off "
+                f"{'yes' if event['signoff'] else 'no'} ({event['clean_signoffs']} in a row)")
+    if kind == "finalize":
+        return f"[bold]done[/] {event['claims']} claims from {event['sources']} sources · {event['stop_reason']}"
+    return None
+
+
 @dataclass
 class RunTally:
     """What the events said so far; pure bookkeeping, so it can be tested without a terminal."""

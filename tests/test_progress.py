@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from satiate.graph.cli import progress_line
+from satiate.graph.progress import progress_line
 from satiate.graph.progress import ProgressView, RunTally
 
 EVENTS = [
