@@ -316,7 +316,8 @@ class DeterministicEngine:
                 seen_pairs.add(pair)
                 if other not in picked:
                     picked.append(other)
-                topic = " ".join(sorted(terms_a & terms_b, key=lambda t: (-len(t), t))[:4])
+                shared = set(content_terms(text_a)) & set(content_terms(text_b))
+                topic = " ".join(sorted(shared, key=lambda t: (-len(t), t))[:4])
                 winner, reason = self._adjudicate(view, (source_a, text_a), (source_b, text_b))
                 ids = [source_a["id"], source_b["id"]]
                 if winner is None:

@@ -43,11 +43,20 @@ def content_terms(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
 
 
+IRREGULAR = {
+    "made": "make", "built": "build", "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
+    "led": "lead", "held": "hold", "won": "win", "sold": "sell", "bought": "buy", "taught": "teach",
+    "gave": "give", "given": "give", "took": "take", "taken": "take", "knew": "know", "known": "know",
+}
+
+
 def stem(term: str) -> str:
     """A light suffix stripper so "makes", "made" and "making" meet "make" often enough for coverage checks.
 
-    Deliberately crude (no dictionary): it only needs to be consistent on both sides of a comparison.
+    Deliberately crude (a few irregular verbs, no dictionary): it only needs to be consistent on both sides of a
+    comparison.
     """
+    term = IRREGULAR.get(term, term)
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
         if term.endswith(suffix) and len(term) - len(suffix) >= 3 and not term.endswith("ss"):
             term = term[: len(term) - len(suffix)] + keep

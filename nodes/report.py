@@ -89,6 +89,13 @@ def report_markdown(state: ResearchState) -> str:
         "## Sources",
         "",
     ]
+    for dispute in state.get("contradictions", []):
+        for source_id in dispute["source_ids"]:
+            if source_id not in tags:
+                tags[source_id] = {"disputed, set aside" if dispute["resolved"] else "disputed"}
+    for actor in state.get("key_actors", []):
+        for source_id in actor["source_ids"]:
+            tags.setdefault(source_id, {"key-actor profile"})
     for source_id, n in sorted(numbering.items(), key=lambda item: item[1]):
         source = by_id[source_id]
         where = source["url"] or source.get("doc_id") or source["key"]

@@ -61,8 +61,8 @@ class Settings(BaseModel):
     backends: list[str] = Field(
         default_factory=lambda: ["auto"],
         description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'web' (DuckDuckGo via "
-        "ddgs), 'builtin' (the offline documentation corpus). 'auto' = corpus if given, else web then builtin when "
-        "web is enabled, else builtin.",
+        "ddgs), 'builtin' (the offline documentation corpus). 'auto' = the corpus (if given), then web (if enabled), "
+        "then builtin as the last fallback.",
     )
     corpus: str | None = Field(
         None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
