@@ -99,6 +99,16 @@ def hedged(text: str) -> bool:
     return any(h in lowered for h in HEDGES)
 
 
+def same_subject(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> bool:
+    """Two statements are about the same thing when they share a name, counting each source's title as the subject
+    of its pronoun-led sentences."""
+    def subjects(side: tuple[SourceRecord, str]) -> set[str]:
+        source, text = side
+        return {name.lower() for name in entities(text)} | {source["title"].strip().lower()}
+
+    return bool(subjects(side_a) & subjects(side_b))
+
+
 def has_conflict(a: str, b: str) -> bool:
     """Two statements on one topic that disagree: different numbers, or one negates what the other asserts."""
     numbers_a, numbers_b = numbers(a), numbers(b)
@@ -313,6 +323,8 @@ class DeterministicEngine:
                 numeric = bool(numbers(text_a)) and bool(numbers(text_b))
                 if jaccard(stems(text_a), stems(text_b)) < (0.25 if numeric else 0.4):
                     continue
+                if not same_subject((source_a, text_a), (source_b, text_b)):
+                    continue  # "The journal was first published in 1963" vs 2009: two journals, no dispute
                 seen_pairs.add(pair)
                 if other not in picked:
                     picked.append(other)

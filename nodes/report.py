@@ -40,6 +40,15 @@ def answer_markdown(state: ResearchState) -> str:
     return body
 
 
+def gate_line(counters: dict[str, int]) -> str:
+    """The grounding gate's totals over every synthesis of the run (seed 003 §6), with its support pass rate."""
+    passed, cut = counters.get("claims_passed", 0), counters.get("claims_cut", 0)
+    rate = f"{passed / (passed + cut):.0%}" if passed + cut else "n/a"
+    return (f"Grounding gate: {passed} claims passed, {cut} cut (support pass rate {rate}); "
+            f"{counters.get('citations_unsupported', 0)} unsupported and "
+            f"{counters.get('citations_hallucinated', 0)} hallucinated citations removed.")
+
+
 def rounds_table(state: ResearchState) -> str:
     lines = ["| Round | Sources | New | Claims | Cut | Open material gaps | Sign-off | Searches |",
              "|---:|---:|---:|---:|---:|---:|:---:|---:|"]
@@ -83,6 +92,8 @@ def report_markdown(state: ResearchState) -> str:
         f"Searches: {len(searches)} ({sum(1 for r in searches if r['outcome'].startswith('failed'))} failed). "
         f"Angles: {', '.join(angles) or 'none'}. Stopped: {state.get('stop_reason', '?')}."
         + (" Degraded mode: yes." if state.get("degraded_mode") else ""),
+        "",
+        gate_line(state.get("counters", {})),
         "",
         rounds_table(state),
         "",
