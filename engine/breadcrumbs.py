@@ -18,6 +18,7 @@ ORGANISATION_CUES = frozenset(
     university college school institute institution association society academy agency department office ministry
     council committee commission company corporation inc ltd llc group party league club union federation foundation
     bank records studios press journal museum hospital church army navy court parliament congress government
+    works systems industries labs technologies airways airlines
     """.split()
 )
 NOISE = frozenset(

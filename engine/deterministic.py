@@ -52,6 +52,8 @@ ANGLE_SUFFIX = {
 }
 HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no source", "unconfirmed",
           "unverified", "is said to", "according to a")
+REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he", "she", "they", "his", "her",
+                             "their", "there", "in", "on", "at", "after", "during"})
 MAX_SENTENCE_CHARS = 600
 MAX_QUERY_CHARS = 300
 CORROBORATION_OVERLAP = 0.85
@@ -99,14 +101,28 @@ def hedged(text: str) -> bool:
     return any(h in lowered for h in HEDGES)
 
 
-def same_subject(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> bool:
-    """Two statements are about the same thing when they share a name, counting each source's title as the subject
-    of its pronoun-led sentences."""
-    def subjects(side: tuple[SourceRecord, str]) -> set[str]:
-        source, text = side
-        return {name.lower() for name in entities(text)} | {source["title"].strip().lower()}
+def subject_of(source: SourceRecord, text: str) -> str:
+    """What a sentence is about: its first name, or for a sentence that opens by referring back ("The journal was
+    first published in 1963", "It is located ...") or names nothing, the title of its source."""
+    leading: list[str] = []
+    for word in text.split():
+        word = word.strip(",.;:()\"'")
+        if not word or not (word[0].isupper() or word[0].isdigit()):
+            break
+        leading.append(word)
+    first_word = leading[0].lower() if leading else ""
+    if first_word in REFERRING_WORDS:
+        return source["title"].strip().lower()  # "It is located on ..." / "The station ...": the page's subject
+    if leading and first_word not in {"a", "an"}:
+        return " ".join(leading).lower()  # "CKHL-FM is ...", "Harbor Works was founded ..."
+    names = entities(text)
+    return (names[0] if names else source["title"]).strip().lower()
 
-    return bool(subjects(side_a) & subjects(side_b))
+
+def same_subject(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> bool:
+    """Two statements can only disagree about one thing: "Sinister ... 2012" and "Deliver Us from Evil ... 2014"
+    share a director, not a subject."""
+    return subject_of(*side_a) == subject_of(*side_b)
 
 
 def has_conflict(a: str, b: str) -> bool:
