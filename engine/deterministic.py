@@ -82,6 +82,13 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     return planned
 
 
+def novelty_reference(view: ResearchView) -> str:
+    """What new results are compared with: seed 001's rolling knowledge state, or everything read so far."""
+    if view.settings.novelty_reference == "sources":
+        return view.knowledge_state + "\n" + "\n".join(s["text"] for s in view.sources)
+    return view.knowledge_state
+
+
 def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: int) -> list[PlanQueryModel]:
     """Drop queries already sent (by normalised identity) or repeated, keep order, cap the count."""
     kept: list[PlanQueryModel] = []
@@ -150,7 +157,7 @@ class DeterministicEngine:
 
     # --- novelty and compression ----------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
-        return Decision(heuristic_novelty((h["body"] for h in hits), view.knowledge_state))
+        return Decision(heuristic_novelty((h["body"] for h in hits), novelty_reference(view)))
 
     def compress(self, view: ResearchView, new_sources: list[SourceRecord]) -> Decision[str]:
         limit = view.settings.knowledge_max_chars

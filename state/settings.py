@@ -98,6 +98,11 @@ class Settings(BaseModel):
     novelty_mode: Literal["heuristic", "model"] = Field(
         "heuristic", description="Novelty scoring: seed 001's word-overlap heuristic, or a model call."
     )
+    novelty_reference: Literal["knowledge_state", "sources"] = Field(
+        "knowledge_state",
+        description="What the heuristic novelty compares new results with: seed 001's rolling knowledge state "
+        "(capped at knowledge_max_chars), or the full text of every source read so far (stricter: saturates sooner).",
+    )
     knowledge_max_chars: int = Field(
         1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
     )

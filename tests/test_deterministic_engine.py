@@ -62,3 +62,21 @@ def test_angle_queries_put_the_target_first_and_always_hold_a_counter_argument()
     assert any(q.angle == "counter_argument" for q in planned)
     long_question = "Why " + "and why " * 200 + "?"
     assert len(angle_queries(long_question, [])[0].query) <= 300
+
+
+def test_novelty_against_everything_read_is_stricter_than_against_the_knowledge_state():
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    read = [source("S1", "Harbor Works", "Harbor Works was founded in 1987 by the engineer Ada Pell in Bristol.")]
+    hit = {"body": "Harbor Works was founded by the engineer Ada Pell in Bristol in 1987.", "key": "doc:x"}
+    views = {
+        mode: ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_reference=mode),
+                           sources=read, knowledge_state="The Lumen kettle is made by Harbor Works.",
+                           search_results=[])
+        for mode in ("knowledge_state", "sources")
+    }
+    engine = DeterministicEngine()
+    assert engine.novelty(views["sources"], [hit]).value == 0
+    assert engine.novelty(views["knowledge_state"], [hit]).value >= 5
