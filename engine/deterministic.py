@@ -414,7 +414,8 @@ class DeterministicEngine:
                                   query=simplify_query(view.question), priority=9.0, material=True))
         # Unread source: a name the cited sources lead to, whose own page was never read.
         cited_sources = [s for s in view.sources if s["id"] in cited] or view.sources
-        for rank, crumb in enumerate(rank_breadcrumbs(view.question, cited_sources, limit=3)):
+        crumbs = rank_breadcrumbs(view.question, cited_sources, limit=min(3, view.settings.max_breadcrumbs))
+        for rank, crumb in enumerate(crumbs if view.settings.max_breadcrumbs else []):
             rest = remaining_terms(view.question, crumb, cited_sources)[:4]
             gaps.append(CriticGap(kind="unread-source", description=f"'{crumb.name}' is named by the sources read "
                                   "but its own source was never read.", query=" ".join([crumb.name, *rest]),

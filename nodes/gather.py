@@ -58,6 +58,9 @@ def make_gather_node(deps: Dependencies):
         settings = Settings.model_validate(task["resolved_settings"])
         service = deps.search_for(settings)
         max_results = settings.budget.max_results_per_query
+        if task["query"].get("origin") == "breadcrumb":
+            # A breadcrumb names one thing: its own page is near the top, so a short list does (seed 004's budget).
+            max_results = min(max_results, settings.breadcrumb_results)
         records: list[SearchRecord] = []
         errors = []
 

@@ -256,6 +256,10 @@ class Settings(BaseModel):
         default_factory=lambda: list(ALL_ANGLES),
         description="Search angles fanned out per round; counter_argument is always kept.",
     )
+    breadcrumb_results: int = Field(
+        15, ge=1, le=100, description="Results kept per breadcrumb query at most (a breadcrumb names one thing, so "
+        "its page ranks high: 5 reads 40 % fewer passages for about 3 points of evidence recall on the benchmark).",
+    )
     max_breadcrumbs: int = Field(3, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
     required_signoffs: int = Field(2, ge=1, le=10, description="Consecutive clean critic sign-offs that end the run.")
     max_claims: int = Field(8, ge=1, le=100, description="Claims in the synthesized answer at most.")

@@ -1,0 +1,60 @@
+"""Where a benchmark ran: machine, interpreter and code version, so a number can be traced to its conditions."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.data import REPO_ROOT
+
+
+def total_memory_gb() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict[str, object]:
+    cores = os.cpu_count() or 1
+    memory = total_memory_gb()
+    summary = f"{cores} cores ({cpu_model()}), {memory} GB RAM, {platform.system()} {platform.release()}, " \
+              f"Python {platform.python_version()}"
+    return {"cores": cores, "cpu": cpu_model(), "memory_gb": memory, "system": platform.platform(),
+            "python": platform.python_version(), "summary": summary}
+
+
+def git_version() -> str:
+    """Short commit, plus ``+dirty:<hash of the diff>`` when tracked files have uncommitted changes: two runs with the
+    same label ran the same code."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        diff = subprocess.run(["git", "diff", "HEAD"], cwd=REPO_ROOT, capture_output=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if not commit:
+        return "unknown"
+    return f"{commit}+dirty:{hashlib.sha1(diff).hexdigest()[:8]}" if diff.strip() else commit
+
+
+def command_line(module: str) -> str:
+    return shlex.join(["python", "-m", module, *sys.argv[1:]])

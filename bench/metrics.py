@@ -1,0 +1,134 @@
+"""Per-run metrics and their aggregation by configuration, seed and question group.
+
+A run's metrics come from its record (``runner.summarize_state``) and the scorer; aggregation first averages over
+the questions of a group for each seed, then reports the mean and spread of those per-seed means.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bench.data import Question
+from bench.scoring import all_gold, answer_found, evidence_recall, exact_match, recall_at, token_f1
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    column: str
+    meaning: str
+    digits: int = 3
+    answered_only: bool = False
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("recall", "recall", "evidence recall: share of the question's gold passages among the passages read"),
+    Metric("all_gold", "all-gold", "share of questions whose every gold passage was read"),
+    Metric("recall_kstar", "recall@k*", "evidence recall over the first k* passages read (reading order); k* = the "
+           "fewest passages any graph configuration read for that question, so every row is compared at one budget"),
+    Metric("bm25_same_k", "BM25@k", "one-shot BM25 recall at this row's own budget: the question as the only query, "
+           "top-k with k = passages this row read for the question"),
+    Metric("seen_recall", "seen", "gold passages among every hit any search returned, read or not (hits of "
+           "saturated rounds are seen but not read)"),
+    Metric("cited_recall", "cited", "gold passages among the passages the answer cites"),
+    Metric("passages", "read", "passages read (sources stored), mean", 1),
+    Metric("searches", "searches", "backend searches sent (incl. quality-floor fallbacks), mean", 1),
+    Metric("search_rounds", "s-rounds", "search rounds (novelty-gate passes), mean", 1),
+    Metric("cycles", "cycles", "synthesize/critic cycles (outer loop), mean", 2),
+    Metric("model_calls", "model calls", "model calls, mean (0 with --llm none)", 1),
+    Metric("tokens", "tokens", "model tokens, mean (0 with --llm none)", 0),
+    Metric("wall_s", "wall s", "wall time per question in seconds, mean (2 worker processes share 2 cores)", 2),
+    Metric("answered", "answered", "share of questions with at least one grounded claim"),
+    Metric("answer_found", "found", "share of questions where an accepted answer occurs in the normalised answer "
+           "text (the deterministic engine answers with extracted sentences, not a short answer; a yes/no answer can only "
+           "match by chance, and so can very short accepted answers such as 'US')"),
+    Metric("em", "EM", "exact match of the whole answer text with an accepted answer (SQuAD normalisation), over "
+           "answered questions", answered_only=True),
+    Metric("f1", "F1", "token F1 of the whole answer text against the best accepted answer, over answered "
+           "questions (long extractive answers score low precision)", answered_only=True),
+)
+METRIC_NAMES = tuple(m.name for m in METRICS)
+ANSWER_METRICS = ("answered", "answer_found", "em", "f1")
+
+
+def k_star(records: Iterable[dict]) -> dict[str, int]:
+    """Per question: the fewest passages (above zero) any graph run read; the common budget of ``recall@k*``."""
+    fewest: dict[str, int] = {}
+    for record in records:
+        count = len(record.get("read", []))
+        if count and ("failure" not in record):
+            fewest[record["qid"]] = min(fewest.get(record["qid"], count), count)
+    return fewest
+
+
+def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float | None) -> dict[str, Any]:
+    """Every metric of one run (``None`` where it does not apply, e.g. answer metrics of one-shot BM25)."""
+    gold = question.gold_doc_ids
+    read = record["read"]
+    answered = record.get("claims") is not None and record["claims"] > 0
+    has_answer = "answer" in record
+    metrics: dict[str, Any] = {
+        "recall": evidence_recall(read, gold),
+        "all_gold": all_gold(read, gold),
+        "recall_kstar": recall_at(read, gold, kstar),
+        "bm25_same_k": bm25_same_k,
+        "seen_recall": evidence_recall(record.get("seen", read), gold),
+        "cited_recall": evidence_recall(record["cited"], gold) if "cited" in record else None,
+        "passages": len(read),
+        "searches": record["searches"],
+        "search_rounds": record["search_rounds"],
+        "cycles": record["cycles"],
+        "model_calls": record["model_calls"],
+        "tokens": record["tokens"],
+        "wall_s": record["wall_s"],
+        "answered": float(answered) if has_answer else None,
+        "answer_found": answer_found(record["answer"], question.answers) if has_answer else None,
+        "em": exact_match(record["answer"], question.answers) if answered else None,
+        "f1": token_f1(record["answer"], question.answers) if answered else None,
+    }
+    return metrics
+
+
+def _spread(values: list[float]) -> dict[str, float | int]:
+    return {
+        "mean": statistics.fmean(values),
+        "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
+        "min": min(values),
+        "max": max(values),
+        "n_seeds": len(values),
+    }
+
+
+def aggregate(rows: list[dict], groups: dict[str, set[str]]) -> dict[str, dict[str, dict[str, dict]]]:
+    """config -> group -> metric -> {mean, sd, min, max, n_seeds, n_questions} over per-seed question means.
+
+    ``rows`` are ``{qid, config, seed, metrics}``; ``groups`` maps a group name to its question ids.
+    """
+    by_config_seed: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    for row in rows:
+        by_config_seed[(row["config"], row["seed"])].append(row)
+    summary: dict[str, dict[str, dict[str, dict]]] = {}
+    configs = list(dict.fromkeys(row["config"] for row in rows))
+    for config in configs:
+        seeds = sorted({seed for (c, seed) in by_config_seed if c == config})
+        summary[config] = {}
+        for group, qids in groups.items():
+            per_metric: dict[str, dict] = {}
+            for metric in METRIC_NAMES:
+                seed_means: list[float] = []
+                counted = 0
+                for seed in seeds:
+                    values = [r["metrics"][metric] for r in by_config_seed[(config, seed)]
+                              if r["qid"] in qids and r["metrics"].get(metric) is not None]
+                    if values:
+                        seed_means.append(statistics.fmean(values))
+                        counted = max(counted, len(values))
+                if seed_means:
+                    per_metric[metric] = {**_spread(seed_means), "n_questions": counted}
+            if per_metric:
+                summary[config][group] = per_metric
+    return summary

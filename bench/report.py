@@ -1,0 +1,133 @@
+"""Render the multi-hop summary: a Markdown table with a column legend, and a PNG of recall against cost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bench.configs import BY_NAME
+from bench.metrics import METRICS
+
+TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
+                 "searches", "search_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered",
+                 "answer_found", "em", "f1")
+
+
+def cell(stats: dict | None, digits: int) -> str:
+    if not stats:
+        return "–"
+    text = f"{stats['mean']:.{digits}f}"
+    if stats["n_seeds"] > 1:
+        text += f" ±{stats['sd']:.{digits}f}"
+    return text
+
+
+def overall_table(summary: dict, group: str = "all") -> list[str]:
+    metrics = {m.name: m for m in METRICS}
+    header = ["configuration", "seeds"] + [metrics[name].column for name in TABLE_METRICS]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" + "---:|" * (len(header) - 1)]
+    for config, groups in summary.items():
+        stats = groups.get(group, {})
+        seeds = max((s["n_seeds"] for s in stats.values()), default=0)
+        cells = [cell(stats.get(name), metrics[name].digits) for name in TABLE_METRICS]
+        lines.append(f"| {BY_NAME[config].label} | {seeds} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def group_table(summary: dict, groups: dict[str, set[str]]) -> list[str]:
+    names = [g for g in groups if g != "all"]
+    header = ["configuration"] + [f"{g} (n={len(groups[g])})" for g in names]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" + "---:|" * len(names)]
+    for config, by_group in summary.items():
+        cells = []
+        for group in names:
+            stats = by_group.get(group, {})
+            recall, gold, searches = stats.get("recall"), stats.get("all_gold"), stats.get("searches")
+            cells.append(f"{recall['mean']:.2f} / {gold['mean']:.2f} / {searches['mean']:.0f}" if recall and gold
+                         and searches else "–")
+        lines.append(f"| {BY_NAME[config].label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def markdown(report: dict[str, Any], groups: dict[str, set[str]]) -> str:
+    summary = report["summary"]
+    parts = [
+        "# Multi-hop evidence benchmark",
+        "",
+        f"Command: `{report['command']}`  ",
+        f"Questions: {report['questions']} ({report['selection']}); seeds: {report['seeds']}; engine: "
+        f"`llm={report['base_settings']['llm']}`; git: {report['git']}; machine: {report['machine']['summary']}; "
+        f"run took {report['elapsed_s']:.0f} s.",
+        "",
+        "## All questions",
+        "",
+        *overall_table(summary),
+        "",
+        "Mean over questions; `±` is the standard deviation of that mean across seeds (configurations that use ε).",
+        "",
+        "## By dataset and hop kind: recall / all-gold / searches",
+        "",
+        *group_table(summary, groups),
+        "",
+        "## Novelty gate decisions (every round of every run)",
+        "",
+        *[f"- {name}: {', '.join(f'{k} {v}' for k, v in gate['decisions'].items()) or 'none'}; scores "
+          f"{', '.join(f'{k}:{v}' for k, v in gate['scores'].items())}"
+          for name, gate in report.get("gate_decisions", {}).items()],
+        "",
+        "## Columns",
+        "",
+        *[f"- **{m.column}**: {m.meaning}." for m in METRICS],
+        "",
+        "## Configurations",
+        "",
+        *[f"- **{c['label']}** (`{c['name']}`, seeds {c['seeds']}): {c['how']}" for c in report["configurations"]],
+        "",
+        f"Base settings of every graph run: `{report['base_settings']}`.",
+    ]
+    if report.get("code_changed_during_run"):
+        parts += ["", "**The code changed while this benchmark ran**: workers imported it at start, but the numbers "
+                  "may mix versions. Run again on a quiet tree."]
+    if report.get("failures"):
+        parts += ["", f"**{len(report['failures'])} run(s) failed** (see summary.json `failures`)."]
+    return "\n".join(parts) + "\n"
+
+
+def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
+    """Recall against searches (left) and against passages read with BM25's recall@k curve (right)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(13, 6))
+    markers = "soD^v<>pXh*"
+    for number, (config, groups) in enumerate(report["summary"].items()):
+        stats = groups.get("all", {})
+        if "recall" not in stats:
+            continue
+        recall, searches, passages = stats["recall"], stats["searches"], stats["passages"]
+        style = dict(fmt=markers[number % len(markers)], capsize=3, markersize=8, alpha=0.85,
+                     color=f"C{number % 10}")
+        left.errorbar(searches["mean"], recall["mean"], xerr=searches["sd"], yerr=recall["sd"],
+                      label=BY_NAME[config].label, **style)
+        right.errorbar(passages["mean"], recall["mean"], xerr=passages["sd"], yerr=recall["sd"], **style)
+    if bm25_curve:
+        right.plot(range(1, len(bm25_curve) + 1), bm25_curve, color="grey", linewidth=1, label="one-shot BM25 recall@k")
+    left.set_xlabel("searches per question (mean)")
+    right.set_xlabel("passages read per question (mean)")
+    recalls = [g["all"]["recall"]["mean"] for g in report["summary"].values() if "recall" in g.get("all", {})]
+    floor = max(0.0, int((min(recalls, default=0.0) - 0.1) * 10) / 10)  # zoom in: the rows differ by points
+    if bm25_curve:
+        right.set_xlim(0, len(bm25_curve))
+    for axis in (left, right):
+        axis.set_ylabel("evidence recall")
+        axis.set_ylim(floor, 1.0)
+        axis.grid(alpha=0.3)
+    right.legend(fontsize=8, loc="lower right")
+    figure.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8, frameon=False)
+    figure.suptitle(f"Multi-hop evidence recall ({report['questions']} questions, llm={report['base_settings']['llm']})")
+    figure.tight_layout(rect=(0, 0.1, 1, 1))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

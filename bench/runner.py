@@ -1,0 +1,96 @@
+"""Run one question through the real graph and keep what the scorer needs (no gold, no answers here).
+
+A worker process builds the graph once and then runs many (question, configuration, seed) units; the returned
+record holds the passages read in reading order, every hit seen, the cited passages, the answer text and the run's
+meters, all as plain JSON values so it crosses process boundaries cheaply.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from satiate.graph import RECURSION_LIMIT, build_graph
+from satiate.graph.deps import default_dependencies
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One graph run to do: the question text only (the scorer holds the gold)."""
+
+    qid: str
+    question: str
+    config: str
+    seed: int
+    settings: dict[str, Any]
+    trace_hits: bool = False
+
+
+_GRAPH = None
+
+
+def _graph():
+    global _GRAPH
+    if _GRAPH is None:
+        _GRAPH = build_graph(default_dependencies())
+    return _GRAPH
+
+
+def final_state(graph, question: str, settings: dict[str, Any], config: dict[str, Any] | None = None) -> dict:
+    """The full final state (``stream_mode="values"``: the last value is every channel, not just the output)."""
+    last: dict = {}
+    run_config = {"recursion_limit": RECURSION_LIMIT, **(config or {})}
+    for value in graph.stream({"question": question, "settings": settings}, run_config, stream_mode="values"):
+        last = value
+    return last
+
+
+def passage_id(record: dict) -> str:
+    return record.get("doc_id") or record.get("key") or record.get("url") or ""
+
+
+def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
+    """The plain-data record of one finished run."""
+    result = state.get("result", {})
+    sources = result.get("sources", [])
+    searches = state.get("search_results", [])
+    seen = list(dict.fromkeys(passage_id(h) for r in searches for h in r["hits"]))
+    counters = state.get("counters", {})
+    queries = []
+    for r in searches:
+        entry = {"cycle": r["cycle"], "round": r["round"], "query": r["query"], "angle": r["angle"],
+                 "origin": r["origin"], "outcome": r["outcome"], "hits": len(r["hits"]), "cached": r["cached"]}
+        if trace_hits:
+            entry["hit_ids"] = [passage_id(h) for h in r["hits"]]
+        queries.append(entry)
+    return {
+        "read": [passage_id(s) for s in sources],
+        "seen": seen,
+        "cited": [passage_id(s) for s in sources if s.get("n") is not None],
+        "answer": result.get("answer", ""),
+        "claims": len(result.get("claims", [])),
+        "searches": len(searches),
+        "search_rounds": len(state.get("novelty_scores", [])),
+        "cycles": len(state.get("rounds", [])),
+        "model_calls": counters.get("model_calls", 0),
+        "model_fallbacks": counters.get("model_fallbacks", 0),
+        "tokens": state.get("tokens_used", 0),
+        "stop_reason": result.get("stop_reason", ""),
+        "degraded": bool(result.get("degraded")),
+        "errors": len(result.get("errors", [])),
+        "gate": [{"cycle": g["cycle"], "round": g["round"], "score": g["score"], "decision": g["decision"],
+                  "reason": g["reason"]} for g in state.get("novelty_scores", [])],
+        "queries": queries,
+    }
+
+
+def run_unit(unit: Unit) -> dict[str, Any]:
+    """Run one unit; a crash becomes a record with ``failure`` set, so one bad question cannot sink the table."""
+    started = time.perf_counter()
+    base = {"qid": unit.qid, "config": unit.config, "seed": unit.seed}
+    try:
+        state = final_state(_graph(), unit.question, unit.settings)
+    except Exception as exc:  # recorded and reported, never silently dropped
+        return {**base, "failure": f"{type(exc).__name__}: {exc}", "wall_s": time.perf_counter() - started}
+    return {**base, **summarize_state(state, trace_hits=unit.trace_hits), "wall_s": time.perf_counter() - started}
