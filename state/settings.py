@@ -53,7 +53,7 @@ class Settings(BaseModel):
 
     # --- engine and sources -------------------------------------------------------------------------------------------
     llm: str = Field(
-        "none",
+        "auto",
         description="Decision engine: 'none' for the deterministic engine (no model), 'auto' to use Ollama when it "
         "answers and the deterministic engine otherwise, 'ollama:MODEL', 'gguf:PATH' (a local GGUF file through "
         "llama.cpp), or any 'provider:model' LangChain knows.",

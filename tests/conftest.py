@@ -20,6 +20,9 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(key)
     data_dir = tmp_path / "satiate-data"
     monkeypatch.setenv("SATIATE_DATA_DIR", str(data_dir))
+    # The default engine is 'auto' (Ollama when it answers): a developer's running Ollama must not change what a
+    # test sees, so tests use the deterministic engine unless they choose a model themselves.
+    monkeypatch.setenv("SATIATE_LLM", "none")
     reset_process_caches()
     yield data_dir
     reset_process_caches()
