@@ -49,6 +49,15 @@ def gate_line(counters: dict[str, int]) -> str:
             f"{counters.get('citations_hallucinated', 0)} hallucinated citations removed.")
 
 
+def model_lines(counters: dict[str, int], tokens: int) -> list[str]:
+    """How the model behaved (seed 002 §17), when a model was asked at all."""
+    if not counters.get("model_calls") and not counters.get("model_fallbacks"):
+        return []
+    return [f"Model: {counters.get('model_calls', 0)} calls, {tokens} tokens, {counters.get('model_repairs', 0)} "
+            f"answers repaired, {counters.get('model_retries', 0)} re-asked, {counters.get('model_fallbacks', 0)} "
+            "decisions made by the deterministic engine instead.", ""]
+
+
 def rounds_table(state: ResearchState) -> str:
     lines = ["| Round | Sources | New | Claims | Cut | Open material gaps | Sign-off | Searches |",
              "|---:|---:|---:|---:|---:|---:|:---:|---:|"]
@@ -95,6 +104,7 @@ def report_markdown(state: ResearchState) -> str:
         "",
         gate_line(state.get("counters", {})),
         "",
+        *model_lines(state.get("counters", {}), state.get("tokens_used", 0)),
         rounds_table(state),
         "",
         "## Sources",

@@ -128,6 +128,10 @@ def test_always_invalid_falls_back_per_call_and_the_run_still_finishes(corpus) -
     decisions = [c for c in model.calls if not c.is_retry]
     assert len(model.calls) == 3 * len(decisions) == counters["model_calls"]
     assert {e["node"] for e in errors} >= {"plan", "synthesize", "critic"}
+    # the report says how the model behaved, with the counts from the state
+    assert (f"Model: {counters['model_calls']} calls" in result["report"]
+            and f"{counters['model_fallbacks']} decisions made by the deterministic engine" in result["report"])
+    assert result["metrics"]["model_fallbacks_total"] == counters["model_fallbacks"]
 
 
 def test_think_prefixes_are_stripped_without_a_retry(corpus) -> None:
