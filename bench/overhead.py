@@ -27,6 +27,7 @@ from satiate.nodes.common import Dependencies
 from satiate.tools.search.local_corpus import LocalCorpusBackend
 from satiate.tools.search.service import SearchService
 
+from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
 from bench.instruments import SleepyBackend, SpanClock, TimedEngine
@@ -146,10 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# Orchestration overhead", "", f"Command: `{command}`  ", f"{len(questions)} questions x "
              f"{args.repeats} repeats; git {report['git']}; {report['machine']['summary']}.", "",
              *table(summary, args.delay_ms)]
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-    (args.out / "table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
+    write_outputs(args.out, report, lines)
     return 0
 
 

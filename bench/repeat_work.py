@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
 from bench.instruments import read_call_log
@@ -234,10 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     if report["code_changed_during_run"]:
         lines += ["", f"**The code changed during this run ({code_at_start} -> {code_at_end})**: children ran "
                   "different versions, so 'same as uninterrupted' compares versions, not a resume. Run again."]
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-    (args.out / "table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
+    write_outputs(args.out, report, lines)
     return 0
 
 

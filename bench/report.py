@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,11 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
     plt.close(figure)
+
+
+def write_outputs(out: Path, report: dict[str, Any], lines: list[str]) -> None:
+    """Every benchmark's results: the JSON summary and the Markdown table in ``out``, the table on stdout."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    (out / "table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))

@@ -22,6 +22,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions
 from bench.environment import command_line, git_version, machine
 
@@ -135,10 +136,7 @@ def main(argv: list[str] | None = None) -> int:
               "= opening it and checking it is current). RSS growth = peak RSS minus the child's RSS after imports; "
               "tracemalloc sees Python objects only, not SQLite's own memory."]
     report = {"command": command, "rows": rows, "git": git_version(), "machine": machine()}
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-    (args.out / "table.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
+    write_outputs(args.out, report, lines)
     return 0
 
 
