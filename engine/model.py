@@ -17,19 +17,32 @@ all, the lower-ranked ones are shown only as handles (id and title) or left out,
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine, angle_queries, fresh_queries
-from satiate.engine.text import content_terms, normalize_query, simplify_query, truncate, unique
+from satiate.engine.prompt_material import (
+    Prompt,
+    bullet_summary,
+    executed_list,
+    first_integer,
+    fit_lines,
+    normalize_angle,
+    normalize_source_id,
+    results_text,
+    room_left,
+    schema_text,
+    search_lines,
+    source_digest,
+    thin_records,
+)
+from satiate.engine.text import normalize_query, simplify_query, truncate
 from satiate.prompts.loader import load_prompt, quote_data
 from satiate.state.contracts import (
     CriticGap,
@@ -44,14 +57,7 @@ from satiate.state.contracts import (
 from satiate.state.records import ErrorRecord, Hit, SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.errors import CallFailure, ModelUnavailable, classify_failure
-from satiate.tools.llm.factory import (
-    ModelSpec,
-    chat_model_for,
-    ollama_base_url,
-    parse_model_spec,
-    with_call_options,
-)
-from satiate.tools.llm.probe import ProbeResult, choose_auto_model, probe_ollama
+from satiate.tools.llm.factory import with_call_options
 from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, call_structured, call_text
 from satiate.tools.llm.tokens import CHARS_PER_TOKEN, prompt_char_budget
 
@@ -63,15 +69,12 @@ TASK_ROLES = {"plan": "planner", "plan_query": "planner", "reflect": "planner", 
               "compress": "compressor", "synthesize": "synthesizer", "critic": "critic"}
 TASK_NODES = {"plan": "plan", "plan_query": "reflect", "reflect": "reflect", "novelty": "novelty_gate",
               "compress": "compress", "synthesize": "synthesize", "critic": "critic"}
-KNOWN_ANGLES = ("question", "entity", "time_window", "source_type", "counter_argument", "breadcrumb", "gap")
 NEUTRAL_NOVELTY = 5  # seed 001: the score used when the model's answer holds no integer
 NOVELTY_KNOWLEDGE_CHARS = 800  # seed 001 quotes this much of the knowledge state ...
 NOVELTY_RESULTS_CHARS = 800  # ... and of the new results in the novelty prompt
 PLAN_QUERY_MAX_TOKENS = 60  # seed 001's plan_query output cap
 PLAN_QUERY_TEMPERATURE = 0.3  # seed 001
 COMPACTION_SHARE = 0.25  # seed 002 §9: compact when less than this share of the token budget is left
-MIN_SOURCE_CHARS = 300  # a source given less room than this is shown as a handle instead
-HANDLE_TEXT_CHARS = 120  # the opening words kept on a handle
 DEGRADED_NOTE = ("\nNote: search capabilities were limited, so this answer rests on partial information; say so "
                  "where it matters.\n")
 
@@ -87,10 +90,6 @@ class ModelDecision(Decision[T]):
         return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations}
 
 
-@dataclass(frozen=True)
-class Prompt:
-    messages: list
-    truncations: int = 0
 
 
 @dataclass(frozen=True)
@@ -116,166 +115,6 @@ class ModelConfig:
 
 
 # --- pure helpers: what the prompts quote -------------------------------------------------------------------------------
-def _untitled(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _untitled(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
-    if isinstance(node, list):
-        return [_untitled(v) for v in node]
-    return node
-
-
-def schema_text(schema: type) -> str:
-    """The JSON schema as the prompt spells it out (titles dropped: they cost tokens and say nothing new)."""
-    return json.dumps(_untitled(schema.model_json_schema()), separators=(",", ":"))
-
-
-def room_left(budget: int, template: Any, *fixed: str) -> int:
-    """Characters left for a prompt's variable data once its own text and the fixed values are placed."""
-    return max(0, budget - len(template.system) - len(template.user) - sum(len(f) for f in fixed))
-
-
-def water_fill(lengths: Sequence[int], budget: int) -> list[int]:
-    """Share ``budget`` characters among texts: short texts take what they need, the rest split what is left."""
-    allotted = [0] * len(lengths)
-    remaining = max(0, budget)
-    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    for position, index in enumerate(order):
-        share = remaining // (len(order) - position)
-        allotted[index] = min(lengths[index], share)
-        remaining -= allotted[index]
-    return allotted
-
-
-def rank_sources(sources: Sequence[SourceRecord], focus: str) -> list[SourceRecord]:
-    """Sources by how many of the focus text's terms they contain, newest first among equals."""
-    focus_terms = set(content_terms(focus))
-
-    def score(source: SourceRecord) -> tuple[int, int]:
-        terms = set(content_terms(source["title"] + " " + source["text"][:4000]))
-        return (-len(terms & focus_terms), -int(source["id"][1:]) if source["id"][1:].isdigit() else 0)
-
-    return sorted(sources, key=score)
-
-
-@dataclass(frozen=True)
-class Digest:
-    text: str
-    shown_ids: list[str]
-    truncations: int
-
-
-def source_digest(sources: Sequence[SourceRecord], focus: str, char_budget: int) -> Digest:
-    """The sources as quoted ``<source>`` elements within ``char_budget`` characters (see the module docstring)."""
-    if not sources:
-        return Digest("<sources>\n(no sources)\n</sources>", [], 0)
-    ranked = rank_sources(sources, focus)
-    overhead = [len(quote_data("", "source", id=s["id"], title=s["title"][:120])) + 1 for s in ranked]
-    full = [len(s["text"]) for s in ranked]
-    # How many sources can get real text: the largest k whose minimum room fits beside handles for the rest.
-    handle_cost = [o + HANDLE_TEXT_CHARS for o in overhead]
-    with_text = len(ranked)
-    while with_text > 0:
-        need = sum(overhead[:with_text]) + MIN_SOURCE_CHARS * with_text + sum(handle_cost[with_text:])
-        if need <= char_budget:
-            break
-        with_text -= 1
-    room = char_budget - sum(overhead[:with_text]) - sum(handle_cost[with_text:])
-    allotted = water_fill(full[:with_text], room)
-    entries: dict[str, str] = {}
-    truncations = 0
-    for source, chars in zip(ranked[:with_text], allotted):
-        text = source["text"] if chars >= len(source["text"]) else truncate(source["text"], chars)
-        truncations += text != source["text"]
-        entries[source["id"]] = quote_data(text, "source", id=source["id"], title=source["title"][:120])
-    used = sum(len(e) + 1 for e in entries.values())
-    for source in ranked[with_text:]:
-        handle = quote_data(truncate(source["text"], HANDLE_TEXT_CHARS), "source", id=source["id"],
-                            title=source["title"][:120])
-        truncations += 1
-        if used + len(handle) + 1 > char_budget:
-            continue  # not even a handle fits: left out, and counted
-        entries[source["id"]] = handle
-        used += len(handle) + 1
-    ordered = [s for s in sources if s["id"] in entries]
-    body = "\n".join(entries[s["id"]] for s in ordered)
-    return Digest(f"<sources>\n{body}\n</sources>", [s["id"] for s in ordered], truncations)
-
-
-def fit_lines(lines: Sequence[str], char_budget: int, keep: str = "last") -> tuple[str, int]:
-    """Join lines within a character budget, keeping the first or the last ones; also how many were dropped."""
-    chosen: list[str] = []
-    used = 0
-    ordered = list(reversed(lines)) if keep == "last" else list(lines)
-    for line in ordered:
-        if used + len(line) + 1 > char_budget:
-            break
-        chosen.append(line)
-        used += len(line) + 1
-    if keep == "last":
-        chosen.reverse()
-    return "\n".join(chosen), len(lines) - len(chosen)
-
-
-def normalize_angle(angle: str) -> str:
-    squashed = re.sub(r"[^a-z]", "", angle.lower())
-    for known in KNOWN_ANGLES:
-        if squashed == known.replace("_", "") or (len(squashed) > 4 and squashed in known.replace("_", "")):
-            return known
-    if "counter" in squashed or "critic" in squashed:
-        return "counter_argument"
-    return "question"
-
-
-def normalize_source_id(raw: str, known: set[str]) -> str:
-    """'[S3]', '(s3)', 'S3.' -> 'S3' when that id exists; anything else stays as written (the gate judges it)."""
-    cleaned = re.sub(r"[^A-Za-z0-9]", "", raw).upper()
-    return cleaned if cleaned in known else raw
-
-
-def first_integer(text: str) -> int:
-    match = re.search(r"-?\d+", text)
-    if not match:
-        raise OutputInvalid(f"the reply holds no integer score: {text[:60]!r}")
-    return int(match.group())
-
-
-def bullet_summary(text: str, max_chars: int) -> str:
-    """The compressor's answer as '- ' bullet lines within the character cap (whole lines kept where possible)."""
-    lines = []
-    for line in text.splitlines():
-        stripped = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", line).strip()
-        if stripped and not stripped.endswith(":"):
-            lines.append(f"- {stripped}")
-    if not lines:
-        raise OutputInvalid("the reply holds no bullet points; write 5 to 8 lines starting with '- '")
-    kept: list[str] = []
-    for line in lines:
-        if len("\n".join([*kept, line])) > max_chars:
-            break
-        kept.append(line)
-    return "\n".join(kept) if kept else truncate(lines[0], max_chars)
-
-
-def search_lines(view: ResearchView) -> list[str]:
-    return [f"{r['query']} | {r['angle']} | {r['outcome']} | {len(r['hits'])} results" for r in view.search_results]
-
-
-def thin_records(view: ResearchView) -> list[dict]:
-    """This cycle's searches that failed or came back thin (seed 002 §6.2: each gets a reformulation)."""
-    limit = view.settings.thin_result_count
-    return [r for r in view.search_results
-            if r["cycle"] == view.cycle and (r["outcome"] != "ok" or len(r["hits"]) < limit)]
-
-
-def executed_list(view: ResearchView) -> list[str]:
-    return unique(r["query"] for r in view.search_results)
-
-
-def results_text(hits: Sequence[Hit]) -> str:
-    return "\n".join(f"{h['title']}: {h['body']}" for h in hits)
-
-
-# --- the engine ---------------------------------------------------------------------------------------------------------
 class ModelEngine:
     """``ResearchEngine`` backed by chat models (one per role, or one for all), falling back per call."""
 
@@ -653,120 +492,3 @@ class ModelEngine:
 
 
 # --- building the engine a run's settings ask for ------------------------------------------------------------------------
-class DeterministicStandIn(DeterministicEngine):
-    """The deterministic engine standing in for a model that does not answer; it says so at the start of each run."""
-
-    def __init__(self, reason: str) -> None:
-        self.label = "deterministic (model unavailable)"
-        self.notice = f"{reason}; continuing on the deterministic engine"
-
-    def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
-        decision = super().plan(view, target)
-        if view.search_results:  # a later cycle: the run was told already
-            return decision
-        record = ErrorRecord(node="plan", type="model_unavailable", message=self.notice, retryable=True,
-                             cycle=view.cycle, round=0)
-        return ModelDecision(decision.value, fallbacks=1, errors=[record])
-
-
-FAILED_PROBE_TTL_S = 60.0  # a failed start-up check is repeated after this long (a long-lived server may recover)
-_ENGINES: dict[tuple, tuple[float, Any]] = {}
-_PROBES: dict[tuple, tuple[float, ProbeResult]] = {}
-_CACHE_LOCK = threading.RLock()
-
-
-def role_specs(settings: Settings) -> dict[str, str]:
-    """Each role's model setting: its own (``llm_<role>``) or the shared ``llm``."""
-    return {role: getattr(settings, f"llm_{role}") or settings.llm for role in ROLES}
-
-
-def engine_key(settings: Settings) -> tuple:
-    return (tuple(sorted(role_specs(settings).items())), ollama_base_url(settings.ollama_base_url),
-            settings.ollama_default_model, settings.num_ctx, settings.temperature, settings.num_predict,
-            settings.novelty_num_predict, settings.model_timeout_s, settings.model_max_retries,
-            settings.allow_engine_fallback, settings.model_circuit_failures, settings.probe_timeout_s)
-
-
-def _probe(key: tuple, check: Callable[[], ProbeResult]) -> ProbeResult:
-    """Probe once per process (a failure is re-checked after FAILED_PROBE_TTL_S)."""
-    with _CACHE_LOCK:
-        cached = _PROBES.get(key)
-        if cached and (cached[1].ok or time.monotonic() - cached[0] < FAILED_PROBE_TTL_S):
-            return cached[1]
-        result = check()
-        _PROBES[key] = (time.monotonic(), result)
-        return result
-
-
-def resolve_roles(settings: Settings) -> tuple[dict[str, ModelSpec | None], list[str], list[str]]:
-    """Each role's model spec after 'auto' is resolved and Ollama is probed; plus problems and notices."""
-    base_url = ollama_base_url(settings.ollama_base_url)
-    resolved: dict[str, ModelSpec | None] = {}
-    problems: list[str] = []
-    notices: list[str] = []
-    for role, value in role_specs(settings).items():
-        if value == "none":
-            resolved[role] = None
-            continue
-        if value == "auto":
-            result = _probe(("auto", base_url, settings.ollama_default_model),
-                            lambda: choose_auto_model(base_url, settings.ollama_default_model, settings.probe_timeout_s))
-            if not result.ok:
-                problems.append(result.message)
-                continue
-            value = f"ollama:{result.model}"
-        spec = parse_model_spec(value)
-        if spec.provider == "ollama":
-            result = _probe((base_url, spec.name),
-                            lambda: probe_ollama(base_url, spec.name, settings.probe_timeout_s))
-            if not result.ok:
-                problems.append(result.message)
-                continue
-            notices.append(result.message)
-        resolved[role] = spec
-    return resolved, list(dict.fromkeys(problems)), list(dict.fromkeys(notices))
-
-
-def build_model_engine(settings: Settings) -> Any:
-    """The engine for these settings: a ModelEngine, or (model unreachable, fallback allowed) the stand-in."""
-    resolved, problems, notices = resolve_roles(settings)
-    if problems:
-        reason = "; ".join(problems)
-        if settings.llm == "auto" or settings.allow_engine_fallback:
-            return DeterministicStandIn(reason)
-        raise ModelUnavailable(f"{reason} (allow_engine_fallback is off, so satiate stops here)")
-    if all(spec is None for spec in resolved.values()):
-        return DeterministicEngine()
-    built: dict[str, Any] = {}
-    models = {}
-    for role, spec in resolved.items():
-        if spec is not None and spec.text not in built:
-            built[spec.text] = chat_model_for(spec, settings)
-        models[role] = built[spec.text] if spec is not None else None
-    texts = {role: spec.text for role, spec in resolved.items() if spec is not None}
-    shared = resolved.get("planner")
-    label = "model:" + (shared.text if shared is not None and len(set(texts.values())) == 1 else
-                        ", ".join(f"{role}={text}" for role, text in texts.items()))
-    if settings.num_ctx:
-        notices.append(f"num_ctx {settings.num_ctx}")
-    return ModelEngine(models, settings, label=label, notice="; ".join(notices) or None)
-
-
-def model_engine_for(settings: Settings) -> Any:
-    """The (per-process cached) engine for a run's settings; probes Ollama once, not at every node."""
-    key = engine_key(settings)
-    with _CACHE_LOCK:
-        cached = _ENGINES.get(key)
-        stale = cached is not None and isinstance(cached[1], DeterministicStandIn) and (
-            time.monotonic() - cached[0] >= FAILED_PROBE_TTL_S)
-        if cached is None or stale:
-            cached = (time.monotonic(), build_model_engine(settings))
-            _ENGINES[key] = cached
-        return cached[1]
-
-
-def reset_model_caches() -> None:
-    """Forget built engines and probe results (tests; a process that knows the model server changed)."""
-    with _CACHE_LOCK:
-        _ENGINES.clear()
-        _PROBES.clear()

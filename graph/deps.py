@@ -31,7 +31,7 @@ def engine_for(settings: Settings) -> ResearchEngine:
     if settings.llm == "none" and all(role in (None, "none") for role in roles):
         return deterministic_engine()
     try:
-        from satiate.engine.model import model_engine_for
+        from satiate.engine.model_factory import model_engine_for
         from satiate.tools.llm.errors import ModelSetupError
     except ImportError as exc:  # pragma: no cover - the model layer ships with satiate
         raise EngineUnavailable(f"model engine unavailable ({exc}); use --llm none") from exc

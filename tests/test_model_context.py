@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from satiate.engine.base import ResearchView
-from satiate.engine.model import ModelEngine, source_digest, water_fill
+from satiate.engine.model import ModelEngine
+from satiate.engine.prompt_material import source_digest, water_fill
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.tokens import estimate_tokens, message_text

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> None:
-    from satiate.engine.model import reset_model_caches
+    from satiate.engine.model_factory import reset_model_caches
     from satiate.graph import build_graph
 
     reset_model_caches()

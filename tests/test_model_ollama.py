@@ -12,7 +12,8 @@ import pytest
 
 from ollama_stub import SAMPLE_PASSAGES, OllamaStub, chat_text, closed_port_url, task_of
 from satiate.engine.base import ResearchView
-from satiate.engine.model import ModelEngine, reset_model_caches
+from satiate.engine.model import ModelEngine
+from satiate.engine.model_factory import reset_model_caches
 from satiate.graph import build_graph
 from satiate.graph.cli import main
 from satiate.graph.deps import EngineUnavailable, engine_for

@@ -1,0 +1,146 @@
+"""Which model engine a run gets: models per role from the settings, Ollama probed once per process.
+
+An unreachable model becomes the deterministic stand-in when fallback is allowed (it says so in the run's error
+log and on the CLI); otherwise ``ModelSetupError`` with the fix.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from satiate.engine.base import Decision, ResearchView
+from satiate.engine.deterministic import DeterministicEngine
+from satiate.engine.model import ROLES, ModelDecision, ModelEngine
+from satiate.state.contracts import PlanResponse
+from satiate.state.records import ErrorRecord
+from satiate.state.settings import Settings
+from satiate.tools.llm.errors import ModelUnavailable
+from satiate.tools.llm.factory import (
+    ModelSpec,
+    chat_model_for,
+    ollama_base_url,
+    parse_model_spec,
+)
+from satiate.tools.llm.probe import ProbeResult, choose_auto_model, probe_ollama
+
+
+class DeterministicStandIn(DeterministicEngine):
+    """The deterministic engine standing in for a model that does not answer; it says so at the start of each run."""
+
+    def __init__(self, reason: str) -> None:
+        self.label = "deterministic (model unavailable)"
+        self.notice = f"{reason}; continuing on the deterministic engine"
+
+    def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
+        decision = super().plan(view, target)
+        if view.search_results:  # a later cycle: the run was told already
+            return decision
+        record = ErrorRecord(node="plan", type="model_unavailable", message=self.notice, retryable=True,
+                             cycle=view.cycle, round=0)
+        return ModelDecision(decision.value, fallbacks=1, errors=[record])
+
+
+FAILED_PROBE_TTL_S = 60.0  # a failed start-up check is repeated after this long (a long-lived server may recover)
+_ENGINES: dict[tuple, tuple[float, Any]] = {}
+_PROBES: dict[tuple, tuple[float, ProbeResult]] = {}
+_CACHE_LOCK = threading.RLock()
+
+
+def role_specs(settings: Settings) -> dict[str, str]:
+    """Each role's model setting: its own (``llm_<role>``) or the shared ``llm``."""
+    return {role: getattr(settings, f"llm_{role}") or settings.llm for role in ROLES}
+
+
+def engine_key(settings: Settings) -> tuple:
+    return (tuple(sorted(role_specs(settings).items())), ollama_base_url(settings.ollama_base_url),
+            settings.ollama_default_model, settings.num_ctx, settings.temperature, settings.num_predict,
+            settings.novelty_num_predict, settings.model_timeout_s, settings.model_max_retries,
+            settings.allow_engine_fallback, settings.model_circuit_failures, settings.probe_timeout_s)
+
+
+def _probe(key: tuple, check: Callable[[], ProbeResult]) -> ProbeResult:
+    """Probe once per process (a failure is re-checked after FAILED_PROBE_TTL_S)."""
+    with _CACHE_LOCK:
+        cached = _PROBES.get(key)
+        if cached and (cached[1].ok or time.monotonic() - cached[0] < FAILED_PROBE_TTL_S):
+            return cached[1]
+        result = check()
+        _PROBES[key] = (time.monotonic(), result)
+        return result
+
+
+def resolve_roles(settings: Settings) -> tuple[dict[str, ModelSpec | None], list[str], list[str]]:
+    """Each role's model spec after 'auto' is resolved and Ollama is probed; plus problems and notices."""
+    base_url = ollama_base_url(settings.ollama_base_url)
+    resolved: dict[str, ModelSpec | None] = {}
+    problems: list[str] = []
+    notices: list[str] = []
+    for role, value in role_specs(settings).items():
+        if value == "none":
+            resolved[role] = None
+            continue
+        if value == "auto":
+            result = _probe(("auto", base_url, settings.ollama_default_model),
+                            lambda: choose_auto_model(base_url, settings.ollama_default_model, settings.probe_timeout_s))
+            if not result.ok:
+                problems.append(result.message)
+                continue
+            value = f"ollama:{result.model}"
+        spec = parse_model_spec(value)
+        if spec.provider == "ollama":
+            result = _probe((base_url, spec.name),
+                            lambda: probe_ollama(base_url, spec.name, settings.probe_timeout_s))
+            if not result.ok:
+                problems.append(result.message)
+                continue
+            notices.append(result.message)
+        resolved[role] = spec
+    return resolved, list(dict.fromkeys(problems)), list(dict.fromkeys(notices))
+
+
+def build_model_engine(settings: Settings) -> Any:
+    """The engine for these settings: a ModelEngine, or (model unreachable, fallback allowed) the stand-in."""
+    resolved, problems, notices = resolve_roles(settings)
+    if problems:
+        reason = "; ".join(problems)
+        if settings.llm == "auto" or settings.allow_engine_fallback:
+            return DeterministicStandIn(reason)
+        raise ModelUnavailable(f"{reason} (allow_engine_fallback is off, so satiate stops here)")
+    if all(spec is None for spec in resolved.values()):
+        return DeterministicEngine()
+    built: dict[str, Any] = {}
+    models = {}
+    for role, spec in resolved.items():
+        if spec is not None and spec.text not in built:
+            built[spec.text] = chat_model_for(spec, settings)
+        models[role] = built[spec.text] if spec is not None else None
+    texts = {role: spec.text for role, spec in resolved.items() if spec is not None}
+    shared = resolved.get("planner")
+    label = "model:" + (shared.text if shared is not None and len(set(texts.values())) == 1 else
+                        ", ".join(f"{role}={text}" for role, text in texts.items()))
+    if settings.num_ctx:
+        notices.append(f"num_ctx {settings.num_ctx}")
+    return ModelEngine(models, settings, label=label, notice="; ".join(notices) or None)
+
+
+def model_engine_for(settings: Settings) -> Any:
+    """The (per-process cached) engine for a run's settings; probes Ollama once, not at every node."""
+    key = engine_key(settings)
+    with _CACHE_LOCK:
+        cached = _ENGINES.get(key)
+        stale = cached is not None and isinstance(cached[1], DeterministicStandIn) and (
+            time.monotonic() - cached[0] >= FAILED_PROBE_TTL_S)
+        if cached is None or stale:
+            cached = (time.monotonic(), build_model_engine(settings))
+            _ENGINES[key] = cached
+        return cached[1]
+
+
+def reset_model_caches() -> None:
+    """Forget built engines and probe results (tests; a process that knows the model server changed)."""
+    with _CACHE_LOCK:
+        _ENGINES.clear()
+        _PROBES.clear()
