@@ -89,6 +89,13 @@ def novelty_reference(view: ResearchView) -> str:
     return view.knowledge_state
 
 
+def focused_text(body: str, view: ResearchView) -> str:
+    """The sentences of a result that speak to the question or the current target: what novelty is judged on when
+    ``novelty_focus`` is set, so a round of new but off-topic passages reads as saturated."""
+    focus = stems(view.question) | stems(view.target)
+    return " ".join(s.text for s in sentences(body[:SCAN_CHARS]) if stems(s.text) & focus)
+
+
 def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: int) -> list[PlanQueryModel]:
     """Drop queries already sent (by normalised identity) or repeated, keep order, cap the count."""
     kept: list[PlanQueryModel] = []
@@ -157,7 +164,10 @@ class DeterministicEngine:
 
     # --- novelty and compression ----------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
-        return Decision(heuristic_novelty((h["body"] for h in hits), novelty_reference(view)))
+        bodies = [h["body"] for h in hits]
+        if view.settings.novelty_focus:
+            bodies = [focused_text(body, view) for body in bodies]
+        return Decision(heuristic_novelty(bodies, novelty_reference(view)))
 
     def compress(self, view: ResearchView, new_sources: list[SourceRecord]) -> Decision[str]:
         limit = view.settings.knowledge_max_chars

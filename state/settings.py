@@ -103,6 +103,11 @@ class Settings(BaseModel):
         description="What the heuristic novelty compares new results with: seed 001's rolling knowledge state "
         "(capped at knowledge_max_chars), or the full text of every source read so far (stricter: saturates sooner).",
     )
+    novelty_focus: bool = Field(
+        False,
+        description="Judge novelty only on result sentences that share a term with the question or the current "
+        "target, so new but off-topic passages count as saturation.",
+    )
     knowledge_max_chars: int = Field(
         1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
     )

@@ -80,3 +80,20 @@ def test_novelty_against_everything_read_is_stricter_than_against_the_knowledge_
     engine = DeterministicEngine()
     assert engine.novelty(views["sources"], [hit]).value == 0
     assert engine.novelty(views["knowledge_state"], [hit]).value >= 5
+
+
+def test_novelty_focus_judges_only_sentences_about_the_question():
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    off_topic = {"body": "The Crumb toaster has six browning levels. It sells in supermarkets.", "key": "doc:t"}
+    on_topic = {"body": "Harbor Works makes the Lumen kettle in a Bristol factory.", "key": "doc:h"}
+
+    def score(focus: bool, hit: dict) -> int:
+        view = ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_focus=focus),
+                            sources=[], knowledge_state="", search_results=[])
+        return DeterministicEngine().novelty(view, [hit]).value
+
+    assert score(False, off_topic) == 10 and score(True, off_topic) == 0  # new words, but none about the question
+    assert score(True, on_topic) == 10
