@@ -54,7 +54,6 @@ HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no
           "unverified", "is said to", "according to a")
 REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he", "she", "they", "his", "her",
                              "their", "there", "in", "on", "at", "after", "during"})
-MAX_SENTENCE_CHARS = 600
 MAX_QUERY_CHARS = 300
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
@@ -347,9 +346,9 @@ class DeterministicEngine:
         candidates = [index for _, index in ranked[:40]]
         seen_pairs: set[frozenset[str]] = set()
         for first in list(picked):
-            source_a, text_a, terms_a = pool[first]
+            source_a, text_a, _ = pool[first]
             for other in candidates:
-                source_b, text_b, terms_b = pool[other]
+                source_b, text_b, _ = pool[other]
                 pair = frozenset((source_a["key"], source_b["key"]))
                 if other == first or len(pair) == 1 or pair in seen_pairs or not has_conflict(text_a, text_b):
                     continue

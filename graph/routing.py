@@ -77,10 +77,6 @@ def backend_saturated(state: ResearchState, backend: str, settings: Settings) ->
     return len(recent) == settings.duplicate_rounds_stop and all(v["new_by_backend"][backend] == 0 for v in recent)
 
 
-def searchable_backends(state: ResearchState, settings: Settings) -> list[str]:
-    """Live backends that are not saturated in this cycle, in fallback order."""
-    return [b for b in live_backends(state, settings) if not backend_saturated(state, b, settings)]
-
 
 # --- budgets and stopping ------------------------------------------------------------------------------------------------
 def budget_spent(state: ResearchState, settings: Settings) -> str | None:

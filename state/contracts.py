@@ -75,9 +75,6 @@ class CriticReport(BaseModel):
     gaps: list[CriticGap] = Field(default_factory=list)
     signoff: bool
 
-    def material_gaps(self) -> list[CriticGap]:
-        """Material gaps, highest priority first (the first one is the next round's target)."""
-        return sorted((g for g in self.gaps if g.material), key=lambda g: -g.priority)
 
 
 class ErrorDetail(BaseModel):
