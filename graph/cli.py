@@ -80,11 +80,14 @@ def _stream(app, payload, config, err: Console) -> None:
                 view.show(chunk)
 
 
-def _print_result(state_values: dict[str, Any], thread_id: str, as_json: bool, out: Console) -> None:
+def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console) -> None:
     from satiate.nodes.report import build_result
+    from satiate.state.contracts import AgentResponse
 
     result = build_result(state_values, thread_id)
-    if as_json:
+    if args.agent:  # seed 002 §5.5: summary plus only the sources the gated claims cite
+        sys.stdout.write(AgentResponse.from_result(result).model_dump_json(indent=2) + "\n")
+    elif args.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         out.print(Markdown(result.report))
@@ -144,7 +147,7 @@ def _drive(app, payload, config, thread_id: str, args, out: Console, err: Consol
         err.print(f"the run is checkpointed; resume with: satiate resume {thread_id}", highlight=False)
         return EXIT_FAILED
     snapshot = app.get_state(config)
-    _print_result(snapshot.values, thread_id, args.json, out)
+    _print_result(snapshot.values, thread_id, args, out)
     return EXIT_OK
 
 
@@ -160,7 +163,7 @@ def command_resume(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise UsageError(f"unknown thread id {args.thread_id!r} in {settings.data_path} (see 'satiate list')")
         if not snapshot.next:
             err.print(f"thread {args.thread_id} already finished; showing it.")
-            _print_result(snapshot.values, args.thread_id, args.json, out)
+            _print_result(snapshot.values, args.thread_id, args, out)
             return EXIT_OK
         err.print(f"resuming thread {args.thread_id} at: {', '.join(snapshot.next)}", highlight=False)
         return _drive(app, None, config, args.thread_id, args, out, err)
@@ -179,7 +182,7 @@ def command_show(args: argparse.Namespace, out: Console, err: Console) -> int:
             err.print(f"thread {args.thread_id} is unfinished (next: {', '.join(snapshot.next)}); showing what it has.")
         if "resolved_settings" not in snapshot.values:
             raise UsageError(f"thread {args.thread_id} stopped before planning; resume it first")
-        _print_result(snapshot.values, args.thread_id, args.json, out)
+        _print_result(snapshot.values, args.thread_id, args, out)
         if args.plot:
             from satiate.graph.plot import plot_rounds
 
@@ -219,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("question", help="the question, in quotes")
     run.add_argument("--thread-id", help="thread ID to store the run under (default: a new random one)")
     run.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    run.add_argument("--agent", action="store_true", help="print the compact answer (summary and cited sources) as JSON")
     add_setting_flags(run, run.add_argument_group("advanced settings (also SATIATE_<NAME> in the environment)"))
     run.set_defaults(handler=command_run)
 
@@ -227,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text)
         sub.add_argument("thread_id")
         sub.add_argument("--json", action="store_true", help="print the result as one JSON object")
+        sub.add_argument("--agent", action="store_true", help="print the compact answer (summary and cited sources) as JSON")
         sub.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
         if name == "show":
             sub.add_argument("--plot", metavar="PNG", help="also write the convergence curves to this PNG file")

@@ -155,4 +155,5 @@ class AgentResponse(BaseModel):
 
     @classmethod
     def from_result(cls, result: ResearchResult) -> AgentResponse:
-        return cls(summary=result.answer, sources=[s for s in result.sources if s.n is not None])
+        cited = {source_id for claim in result.claims for source_id in claim.source_ids}
+        return cls(summary=result.answer, sources=[s for s in result.sources if s.id in cited])

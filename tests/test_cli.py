@@ -108,3 +108,19 @@ def test_a_long_question_within_the_limit_is_researched(capsys, corpus):
     assert code == 0, err
     result = json.loads(out)
     assert result["claims"] and result["metrics"]["searches_total"] == result["searches"] > 0
+
+
+def test_agent_response_carries_the_summary_and_only_cited_sources(capsys, corpus):
+    code, out, err = run_cli(capsys, "run", QUESTION, "--corpus", str(corpus), "--thread-id", "agent",
+                             "--max-results-per-query", "2")
+    assert code == 0, err
+    code, agent, _ = run_cli(capsys, "show", "agent", "--agent")
+    code_json, full, _ = run_cli(capsys, "show", "agent", "--json")
+    assert code == code_json == 0
+    agent, full = json.loads(agent), json.loads(full)
+    assert agent["summary"] == full["answer"]
+    cited = {i for claim in full["claims"] for i in claim["source_ids"]}
+    assert {s["id"] for s in agent["sources"]} == cited
+    # the set-aside side of the planted dispute is cited in the report but backs no claim, so it is left out
+    assert any(s["doc_id"] == "harbor-press" and s["n"] for s in full["sources"])
+    assert not any(s["doc_id"] == "harbor-press" for s in agent["sources"])
