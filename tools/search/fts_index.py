@@ -10,8 +10,11 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
 from satiate.engine.text import content_terms, unique, words
 from satiate.tools.search.base import RawHit
@@ -80,6 +83,10 @@ def fts_query(query: str) -> str:
     return " OR ".join(f'"{term}"' for term in terms[:32])
 
 
+def _locked(error: BaseException) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
 class FtsIndex:
     """The index file; safe to share between threads of one process and between processes (SQLite locking)."""
 
@@ -87,9 +94,36 @@ class FtsIndex:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=60)
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.executescript(SCHEMA)
+        # Autocommit: every write below runs in an explicit BEGIN IMMEDIATE, which waits on the busy timeout. (An
+        # implicit transaction that upgrades from read to write can fail at once with "database is locked" when
+        # several connections open the same new index together: parallel searches, worker processes.)
+        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=60, isolation_level=None)
+        # Switching a new file to WAL needs it to itself and does not wait on the busy timeout: retry briefly.
+        Retrying(
+            retry=retry_if_exception(_locked), stop=stop_after_delay(60), wait=wait_random(0.02, 0.2), reraise=True
+        )(self._ensure_schema)
+
+    def _ensure_schema(self) -> None:
+        connection = self._connection
+        if connection.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+        if connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'passages_fts'").fetchone():
+            return
+        with self._immediate():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+
+    @contextmanager
+    def _immediate(self) -> Iterator[None]:
+        """One write transaction, taken up front (BEGIN IMMEDIATE), committed or rolled back."""
+        self._connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._connection.execute("ROLLBACK")
+            raise
+        self._connection.execute("COMMIT")
 
     def close(self) -> None:
         self._connection.close()
@@ -98,13 +132,11 @@ class FtsIndex:
         """Bring the index in line with ``units`` (unit -> (signature, loader)); returns how many units were re-read."""
         with self._lock:
             connection = self._connection
-            stored = dict(connection.execute("SELECT unit, signature FROM units"))
-            changed = [u for u, (sig, _) in units.items() if stored.get(u) != sig]
-            removed = [u for u in stored if u not in units]
-            if not changed and not removed:
+            if not any(self._changes(units)):
                 return 0
-            connection.execute("BEGIN IMMEDIATE")
-            try:
+            with self._immediate():
+                # decided again inside the write lock: another process may have synced meanwhile
+                changed, removed = self._changes(units)
                 for unit in removed + changed:
                     self._delete_unit(unit)
                 for unit in changed:
@@ -123,11 +155,13 @@ class FtsIndex:
                             (cursor.lastrowid, passage.title, passage.text),
                         )
                     connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
             return len(changed) + len(removed)
+
+    def _changes(self, units: dict[str, tuple[str, Callable[[], Iterable[Passage]]]]) -> tuple[list[str], list[str]]:
+        """Units whose signature differs from the index's (changed), and indexed units no longer present (removed)."""
+        stored = dict(self._connection.execute("SELECT unit, signature FROM units"))
+        changed = [u for u, (sig, _) in units.items() if stored.get(u) != sig]
+        return changed, [u for u in stored if u not in units]
 
     def _delete_unit(self, unit: str) -> None:
         rows = self._connection.execute("SELECT id, title, text FROM passages WHERE unit=?", (unit,)).fetchall()
