@@ -125,6 +125,9 @@ def normalize_query(query: str) -> str:
     return " ".join(sorted(set(content_terms(query)))) or query.strip().lower()
 
 
+MAX_NAME_WORDS = 8
+
+
 def entities(text: str) -> list[str]:
     """Capitalised names and identifiers in the text, in order of first appearance (duplicates kept for counting).
 
@@ -149,7 +152,8 @@ def entities(text: str) -> list[str]:
                 while run and run[-1].lower() in NAME_CONNECTORS:
                     run.pop()
                 opens_sentence = tokens and run and tokens[0].rstrip(".,;:") == run[0]
-                if run and not (opens_sentence and len(run) == 1):
+                # A run of many capitalised words is a title-cased heading or a list of names, not one name.
+                if run and not (opens_sentence and len(run) == 1) and len(run) <= MAX_NAME_WORDS:
                     found.append(" ".join(run))
                 run = []
     found.extend(identifier for identifier in _IDENTIFIER.findall(text) if identifier not in found)

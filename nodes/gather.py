@@ -7,7 +7,9 @@ repeats none of the searches that completed. A failed search is recorded as fail
 from __future__ import annotations
 
 import time
-from typing import Any, TypedDict
+from typing import Any
+
+from typing_extensions import TypedDict
 
 from satiate.engine.canonical import canonical_key
 from satiate.engine.text import normalize_query, simplify_query

@@ -8,13 +8,30 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_QUERY_CHARS = 400
+
+
+def clamp_query(text: str, limit: int = MAX_QUERY_CHARS) -> str:
+    """One line of at most ``limit`` characters, cut at a word boundary: a query built from many names stays a query."""
+    flat = " ".join(str(text).split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0]
+    return cut or flat[:limit]
 
 
 class PlanQueryModel(BaseModel):
-    query: str = Field(min_length=1, max_length=400, description="The search query text.")
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The search query text.")
     intent: str = Field("", description="What this query is meant to find.")
     angle: str = Field("question", description="The search angle: question, entity, time_window, source_type, ...")
+
+    @field_validator("query", mode="before")
+    @classmethod
+    def _clamp(cls, value: object) -> object:
+        # Derived queries (breadcrumbs plus open terms, gaps, model output) must never end a run by being long.
+        return clamp_query(value) if isinstance(value, str) else value
 
 
 class PlanResponse(BaseModel):

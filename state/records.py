@@ -7,7 +7,9 @@ parent agent's) stores and reloads them without custom serializers. Pydantic mod
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 QueryOrigin = Literal["plan", "reflect", "breadcrumb", "reformulation", "quality_floor", "critic", "recheck"]
 SearchOutcome = Literal["ok", "empty", "failed_retryable", "failed_final"]

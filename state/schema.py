@@ -7,7 +7,9 @@ rewrite an earlier entry.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
 
 from satiate.state.records import (
     ClaimRecord,
