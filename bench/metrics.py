@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.data import Question
-from bench.scoring import all_gold, answer_found, evidence_recall, exact_match, recall_at, token_f1
+from bench.scoring import all_gold, answer_found, evidence_recall, exact_match, first_sentence, recall_at, token_f1
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,18 @@ METRICS: tuple[Metric, ...] = (
     Metric("tokens", "tokens", "model tokens, mean (0 with --llm none)", 0),
     Metric("wall_s", "wall s", "wall time per question in seconds, mean (2 worker processes share 2 cores)", 2),
     Metric("answered", "answered", "share of questions with at least one grounded claim"),
-    Metric("answer_found", "found", "share of questions where an accepted answer occurs in the normalised answer "
-           "text (the deterministic engine answers with extracted sentences, not a short answer; a yes/no answer can only "
-           "match by chance, and so can very short accepted answers such as 'US')"),
-    Metric("em", "EM", "exact match of the whole answer text with an accepted answer (SQuAD normalisation), over "
-           "answered questions", answered_only=True),
-    Metric("f1", "F1", "token F1 of the whole answer text against the best accepted answer, over answered "
-           "questions (long extractive answers score low precision)", answered_only=True),
+    Metric("answer_found", "found", "share of questions where an accepted answer occurs anywhere in the normalised "
+           "answer text"),
+    Metric("first_found", "first", "share of questions where an accepted answer occurs in the answer's first "
+           "sentence (its lead paragraph: the short answer and the sentence that states it)"),
+    Metric("short_em", "short EM", "exact match of short_answer with an accepted answer (SQuAD normalisation); an "
+           "abstention counts as a miss"),
+    Metric("short_f1", "short F1", "token F1 of short_answer against the best accepted answer; an abstention is 0"),
+    Metric("abstained", "abstain", "share of questions answered with an explicit abstention (short_answer null)"),
+    Metric("model_kept", "kept", "share of model-written claims that passed the grounding gate (model runs only)"),
 )
 METRIC_NAMES = tuple(m.name for m in METRICS)
-ANSWER_METRICS = ("answered", "answer_found", "em", "f1")
+ANSWER_METRICS = ("answered", "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
 
 
 def k_star(records: Iterable[dict]) -> dict[str, int]:
@@ -87,8 +89,11 @@ def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float
         "wall_s": record["wall_s"],
         "answered": float(answered) if has_answer else None,
         "answer_found": answer_found(record["answer"], question.answers) if has_answer else None,
-        "em": exact_match(record["answer"], question.answers) if answered else None,
-        "f1": token_f1(record["answer"], question.answers) if answered else None,
+        "first_found": answer_found(first_sentence(record["answer"]), question.answers) if has_answer else None,
+        "short_em": exact_match(record.get("short_answer") or "", question.answers) if has_answer else None,
+        "short_f1": token_f1(record.get("short_answer") or "", question.answers) if has_answer else None,
+        "abstained": float(not record.get("short_answer")) if has_answer else None,
+        "model_kept": record.get("model_kept"),
     }
     return metrics
 

@@ -11,7 +11,7 @@ from bench.metrics import METRICS
 
 TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
                  "searches", "search_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered",
-                 "answer_found", "em", "f1")
+                 "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
 
 
 def cell(stats: dict | None, digits: int) -> str:

@@ -50,6 +50,12 @@ def passage_id(record: dict) -> str:
     return record.get("doc_id") or record.get("key") or record.get("url") or ""
 
 
+def model_kept(counters: dict[str, int]) -> float | None:
+    """Share of model-written claims the grounding gate kept, when the model wrote any."""
+    written = counters.get("model_claims", 0)
+    return counters.get("model_claims_kept", 0) / written if written else None
+
+
 def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
     """The plain-data record of one finished run."""
     result = state.get("result", {})
@@ -69,6 +75,8 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
         "seen": seen,
         "cited": [passage_id(s) for s in sources if s.get("n") is not None],
         "answer": result.get("answer", ""),
+        "short_answer": result.get("short_answer"),
+        "model_kept": model_kept(counters),
         "claims": len(result.get("claims", [])),
         "searches": len(searches),
         "search_rounds": len(state.get("novelty_scores", [])),

@@ -49,6 +49,11 @@ def answer_found(text: str, answers: Iterable[str]) -> float:
     return float(any(normalize_answer(a) and f" {normalize_answer(a)} " in haystack for a in answers))
 
 
+def first_sentence(answer: str) -> str:
+    """The answer's lead: its first paragraph (satiate writes the short answer and the sentence stating it there)."""
+    return answer.strip().split("\n\n", 1)[0]
+
+
 def document_id(passage_id: str) -> str:
     """A chunk ``doc#p2`` belongs to document ``doc``."""
     return _CHUNK_SUFFIX.sub("", passage_id)

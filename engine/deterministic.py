@@ -8,6 +8,7 @@ they cite, and a mechanical completeness critic.
 
 from __future__ import annotations
 
+from satiate.engine.answer import Found, find_answer, read_for, with_subject
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
 from satiate.engine.grounding import supports
@@ -15,13 +16,11 @@ from satiate.engine.novelty import heuristic_novelty
 from satiate.engine.text import (
     content_terms,
     entities,
-    idf_weights,
     jaccard,
     normalize_query,
     numbers,
     sentences,
     simplify_query,
-    claimable,
     stem,
     stems,
     truncate,
@@ -57,6 +56,7 @@ REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he",
 MAX_QUERY_CHARS = 300
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
+CLAIM_FLOOR = 0.4  # a claim's relevance as a share of the best sentence's
 
 
 def core_terms(text: str, limit: int = 6) -> list[str]:
@@ -106,6 +106,11 @@ def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: i
         seen.add(identity)
         kept.append(candidate)
     return kept[:limit]
+
+
+def stem_key(text: str) -> frozenset[str]:
+    """A sentence's identity for "already said": its stemmed content words."""
+    return frozenset(stems(text))
 
 
 def hedged(text: str) -> bool:
@@ -248,65 +253,18 @@ class DeterministicEngine:
 
     # --- synthesize -----------------------------------------------------------------------------------------------------
     def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
-        """Extractive synthesis in two hops.
-
-        Hop 1 ranks sentences by the question's terms (weighted by rarity). The names those best sentences carry
-        that the question does not (the bridges) then lift hop-2 sentences: a sentence about a bridge that also
-        speaks to the question's remaining terms is how a multi-hop answer is reached without a model.
-        """
+        """Extractive synthesis: the short answer and the sentences that carry it first, then the other sentences
+        that speak to the question best (``engine.answer`` ranks them, two-hop chains included)."""
         settings = view.settings
-        question_terms = {stem(t) for t in content_terms(view.question)}
-        pool: list[tuple[SourceRecord, str, set[str]]] = []
-        leads: set[int] = set()  # the first sentences of a source: where a page says what it is about
-        for source in view.sources:
-            for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
-                if claimable(sentence.text):
-                    if position < 2:
-                        leads.add(len(pool))
-                    pool.append((source, sentence.text, stems(sentence.text)))
-        if not pool:
+        reading = read_for(view.question, view.sources)
+        if not reading.pool:
             return Decision(SynthesisResponse(open_questions=["No readable source text was gathered."]))
-        idf = idf_weights([list(terms) for _, _, terms in pool])
-        # How much of the question a whole source speaks to: a sentence from an on-topic source outranks one that
-        # shares a rare word with the question in a source about something else.
-        total_weight = sum(idf.get(t, 0.0) for t in question_terms) or 1.0
-        def coverage(text: str) -> float:
-            return sum(idf.get(t, 0.0) for t in stems(text) & question_terms) / total_weight
-
-        topicality = {s["id"]: 0.7 * coverage(s["text"][:SCAN_CHARS]) + 0.3 * coverage(s["title"]) for s in view.sources}
-
-        # Terms of the names in the question (the anchor entities) count double; a sentence touching none of them
-        # (and no bridge, below) is most likely about something else that shares common words with the question.
-        anchor_terms = {stem(t) for name in entities(view.question) for t in content_terms(name)}
-
-        def hop1(source: SourceRecord, terms: set[str]) -> float:
-            base = sum(idf.get(t, 0.0) * (2.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
-            title = 0.5 if stems(source["title"]) & question_terms else 0.0
-            value = base + (title if base else 0.0)
-            if anchor_terms and not (terms | stems(source["title"])) & anchor_terms:
-                value *= 0.3
-            return value
-
-        bridges = [c.name for c in rank_breadcrumbs(view.question, view.sources, limit=3, include_held=True)]
-
-        def score(source: SourceRecord, text: str, terms: set[str]) -> float:
-            value = hop1(source, terms)
-            for bridge in bridges:
-                if bridge in text or bridge.lower() == source["title"].lower():
-                    # a hop-2 sentence: about a bridge and about the question
-                    base = sum(idf.get(t, 0.0) for t in terms & question_terms)
-                    value = max(value, 1.6 * base + 1.0)
-                    break
-            return value * (0.5 + topicality.get(source["id"], 0.0))
-
-        def lead_bonus(index: int) -> float:
-            return 1.0 + topicality.get(pool[index][0]["id"], 0.0) if index in leads else 1.0
-
-        ranked = sorted(
-            ((score(s, text, terms) * lead_bonus(index), index) for index, (s, text, terms) in enumerate(pool)),
-            key=lambda item: (-item[0], item[1]),
-        )
-        ranked = [(value, index) for value, index in ranked if value > 0]
+        pool = [(scored.line.source, scored.line.text, set(scored.line.terms)) for scored in reading.ranked]
+        # Only sentences that speak to the question nearly as well as the best one: a sentence that merely shares
+        # a common word ("Restart the debugged Python program.") is not part of the answer.
+        floor = CLAIM_FLOOR * reading.ranked[0].score
+        ranked = [(scored.score, index) for index, scored in enumerate(reading.ranked)
+                  if scored.score > 0 and scored.score >= floor]
         picked: list[int] = []
         for _, index in ranked:
             if len(picked) >= settings.max_claims:
@@ -317,8 +275,25 @@ class DeterministicEngine:
             picked.append(index)
         self._keep_counter_argument(view, pool, ranked, picked)
         contradictions = self._find_contradictions(view, pool, ranked, picked)
-        claims = [self._claim(view, pool[index]) for index in picked]
-        return Decision(SynthesisResponse(claims=claims, contradictions=contradictions))
+        found = find_answer(view.question, view.sources, reading)
+        leading = self._answer_claims(view, found)
+        said = {stem_key(c.claim) for c in leading} | {stem_key(line.text) for line in found.evidence}
+        claims = leading + [claim for claim in (self._claim(view, pool[index]) for index in picked)
+                            if stem_key(claim.claim) not in said]
+        return Decision(SynthesisResponse(
+            short_answer=found.short_answer, answer_kind=found.kind, abstain_reason=found.reason,
+            claims=claims[: max(settings.max_claims, len(leading))], contradictions=contradictions,
+        ))
+
+    def _answer_claims(self, view: ResearchView, found: Found) -> list[ClaimDraft]:
+        """The sentence that states the short answer first (its subject restored), then the hop that led to it."""
+        drafts: list[ClaimDraft] = []
+        for position, line in enumerate(found.evidence):
+            text = with_subject(line.text, line.source["title"])
+            claim = self._claim(view, (line.source, text, None))
+            claim.role = "answer" if position == 0 or found.kind in ("yes_no", "choice") else "hop"
+            drafts.append(claim)
+        return drafts
 
     def _keep_counter_argument(self, view: ResearchView, pool, ranked, picked: list[int]) -> None:
         """Seed 003: steel-man the other side; the best opposing sentence found gets a place among the claims."""

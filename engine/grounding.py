@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from satiate.engine.text import content_terms, jaccard, numbers, sentences, stems
+from satiate.engine.text import content_terms, entities, jaccard, numbers, sentences, stems
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
 
@@ -31,9 +31,12 @@ class GateResult:
         return len(self.claims)
 
 
-def best_support(claim: str, text: str) -> SupportSpan | None:
-    """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words."""
-    claim_terms = stems(claim)
+def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
+    """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words.
+
+    The page's title counts as part of every passage: "Its breakwater is 17 metres high" on the page "Harbor of
+    Velmora" supports "Harbor of Velmora's breakwater is 17 metres high"."""
+    claim_terms = stems(claim) - stems(title) if title else stems(claim)
     if not claim_terms:
         return None
     passages = sentences(text)
@@ -52,7 +55,7 @@ def best_support(claim: str, text: str) -> SupportSpan | None:
 
 def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpan | None:
     """The support span if the source's text supports the claim, else None."""
-    span = best_support(claim, source["text"])
+    span = best_support(claim, source["text"], source.get("title", ""))
     if span is None or span["overlap"] < min_overlap:
         return None
     passage = source["text"][span["start"] : span["end"]]
@@ -120,6 +123,35 @@ def gate_claims(
                 confidence=draft.confidence,
                 support=spans,
                 verification=verification_tag(kept_ids, by_id, contradicted),
+                role=draft.role,
             )
         )
     return result
+
+
+def sentence_support_problem(claim: str, cited: list[str], min_overlap: float) -> str | None:
+    """Why ``claim`` does not rest on exactly the ``cited`` sentences, or None when it does.
+
+    A model shown numbered sentences names the ones each claim restates; the claim is checked against those sentences
+    alone, not the rest of their pages: every number it states and every name it gives must occur in them, and at
+    least ``min_overlap`` of its content words. A paraphrase passes; an invented, swapped or off-topic fact does not.
+    """
+    text = " ".join(cited)
+    if not text.strip():
+        return "it cites no sentence"
+    missing_numbers = sorted(numbers(claim) - numbers(text))
+    if missing_numbers:
+        return f"the cited sentences do not state {', '.join(missing_numbers)}"
+    cited_terms = stems(text)
+    lowered = text.lower()
+    missing_names = [name for name in dict.fromkeys(entities(claim))
+                     if name.lower() not in lowered and not (stems(name) and stems(name) <= cited_terms)]
+    if missing_names:
+        return f"the cited sentences do not name {', '.join(missing_names)}"
+    terms = stems(claim)
+    if not terms:
+        return "it states nothing the sentences could support"
+    overlap = len(terms & cited_terms) / len(terms)
+    if overlap < min_overlap:
+        return f"only {overlap:.0%} of its words are in the cited sentences"
+    return None

@@ -1,32 +1,47 @@
 """The model engine: every research decision asked of a chat model, each call with its own deterministic fallback.
 
-Each method renders its prompt file (``satiate/prompts``), trims what it quotes so the prompt fits ``num_ctx``, asks
-for structured output (JSON schema, then the tolerant parser of ``tools.llm.structured``), applies satiate's own
-checks to the answer, and re-asks with the problem fed back at most ``model_max_retries`` times. When no usable
-answer comes, or the model cannot be reached, the deterministic engine answers that one call and the decision
-carries ``fallbacks=1`` and a typed error record (seed 002 §5.4, §14): never a silent retry of the topic, never an
-unbounded loop. Whatever the model says about sources, the grounding gate in ``nodes/synthesize.py`` still checks
-every citation against stored text.
+Each method renders its prompt file (``satiate/prompts``), trims what it quotes so the prompt fits both ``num_ctx``
+and the time left, asks for structured output (JSON schema, then the tolerant parser of ``tools.llm.structured``),
+applies satiate's own checks to the answer, and re-asks with the problem fed back at most ``model_max_retries``
+times (warmer, simpler, and never to hear the same bytes twice). When no usable answer comes, or the model cannot be
+reached, the deterministic engine answers that one call and the decision carries ``fallbacks=1`` and a typed error
+record (seed 002 §5.4, §14): never a silent retry of the topic, never an unbounded loop.
 
-Context and token budget (seed 002 §9): every prompt is built to fit ``num_ctx`` (estimated at 4 characters a
-token, with a 20 % margin, after reserving room for the answer). Sources are ranked by how much of the question
-they speak to; the budget is shared among them (short ones take only what they need); when there is not room for
-all, the lower-ranked ones are shown only as handles (id and title) or left out, and the call counts a
-``prompt_truncations``. When less than 25 % of the run's token budget is left, prompts are built at half size.
+The answer (synthesis) is written from numbered sentences the model cites by number (``engine.evidence``); each
+claim is checked against exactly the sentences it cites and against the grounding gate before it is kept. When no
+claim survives, the deterministic synthesis is the answer, so a model never leaves satiate worse off than no model.
+
+Budgets (seed 002 §9). A prompt fits ``num_ctx`` (estimated at 4 characters a token, with a 20 % margin, after
+reserving room for the answer) and the time the run has left at the model's measured speed (``tools.llm.pace``):
+a model reading 30 tokens a second is not sent 6,700 tokens with a minute to go. A call that cannot fit even its
+smallest useful prompt is not made: the deterministic engine answers, and says why. Prompts that had to leave
+something out are counted in ``prompt_truncations``. When less than 25 % of the run's token budget is left, prompts
+are built at half size. With ``model_profile='small'`` only the synthesis asks the model.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine, angle_queries, fresh_queries
+from satiate.engine.evidence import (
+    EvidenceItem,
+    JudgedAnswer,
+    answer_kind_words,
+    answer_schema,
+    evidence_items,
+    fit_evidence,
+    judge_answer,
+)
+from satiate.engine.model_answers import ModelCriticReport, ModelPlan, plan_schema
 from satiate.engine.prompt_material import (
     Prompt,
     bullet_summary,
@@ -34,7 +49,6 @@ from satiate.engine.prompt_material import (
     first_integer,
     fit_lines,
     normalize_angle,
-    normalize_source_id,
     results_text,
     room_left,
     schema_text,
@@ -42,9 +56,10 @@ from satiate.engine.prompt_material import (
     source_digest,
     thin_records,
 )
-from satiate.engine.text import normalize_query, simplify_query, truncate
+from satiate.engine.text import normalize_query, simplify_query, stems, truncate
 from satiate.prompts.loader import load_prompt, quote_data
 from satiate.state.contracts import (
+    ClaimDraft,
     CriticGap,
     CriticReport,
     ErrorDetail,
@@ -58,8 +73,9 @@ from satiate.state.records import ErrorRecord, Hit, SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.errors import CallFailure, ModelUnavailable, classify_failure
 from satiate.tools.llm.factory import with_call_options
-from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, call_structured, call_text
-from satiate.tools.llm.tokens import CHARS_PER_TOKEN, prompt_char_budget
+from satiate.tools.llm.pace import CallBudget, CallTiming, PaceMeter, call_budget
+from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured, call_text
+from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY, prompt_char_budget
 
 T = TypeVar("T")
 logger = logging.getLogger("satiate.model")
@@ -69,27 +85,50 @@ TASK_ROLES = {"plan": "planner", "plan_query": "planner", "reflect": "planner", 
               "compress": "compressor", "synthesize": "synthesizer", "critic": "critic"}
 TASK_NODES = {"plan": "plan", "plan_query": "reflect", "reflect": "reflect", "novelty": "novelty_gate",
               "compress": "compress", "synthesize": "synthesize", "critic": "critic"}
+SMALL_PROFILE_ROLES = frozenset({"synthesizer"})  # model_profile='small': the roles still asked of the model
 NEUTRAL_NOVELTY = 5  # seed 001: the score used when the model's answer holds no integer
 NOVELTY_KNOWLEDGE_CHARS = 800  # seed 001 quotes this much of the knowledge state ...
 NOVELTY_RESULTS_CHARS = 800  # ... and of the new results in the novelty prompt
 PLAN_QUERY_MAX_TOKENS = 60  # seed 001's plan_query output cap
 PLAN_QUERY_TEMPERATURE = 0.3  # seed 001
 COMPACTION_SHARE = 0.25  # seed 002 §9: compact when less than this share of the token budget is left
+REASK_TEMPERATURE = 0.7  # re-asks sample warmer: near-greedy decoding gave byte-identical answers to two re-asks
+EVIDENCE_RANKED = 24  # sentences ranked for the synthesis prompt; as many as fit the call's budget are shown
+EVIDENCE_FLOOR = 3  # fewer sentences than this are not worth a model call
+SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences
+MAX_CUT_RECORDS = 8  # model claims cut by the checks get an error record each, up to this many a synthesis
+RUN_RESERVE_S = 3.0  # seconds kept back for the nodes after a model call (critic, report)
+CALL_TIME_SHARE = 0.6  # a call is sized to this share of the time left when its smallest useful prompt fits in it
+# Output tokens a task's answer usually takes (its time is reserved), and the least worth asking for.
+EXPECTED_OUTPUT = {"plan": 220, "plan_query": 40, "reflect": 260, "novelty": 3, "compress": 400, "synthesize": 200,
+                   "critic": 300}
+OUTPUT_FLOOR = {"plan": 120, "plan_query": 20, "reflect": 120, "novelty": 1, "compress": 120, "synthesize": 100,
+                "critic": 120}
+CONTENT_FLOOR_CHARS = 400  # quoted data, besides the prompt's own text, below which a call is not worth making
+EVIDENCE_SHAPE = '{"claims": [{"evidence": ["E…"], "claim": "…"}], "short_answer": "…"}'
 DEGRADED_NOTE = ("\nNote: search capabilities were limited, so this answer rests on partial information; say so "
                  "where it matters.\n")
+PROCESS_PACE = PaceMeter()  # speeds measured by every engine of this process, per model
 
 
 @dataclass
 class ModelDecision(Decision[T]):
-    """A decision with the model layer's own counters: answers that needed repair, prompts that had to be trimmed."""
+    """A decision with the model layer's own counters: answers that needed repair, prompts that had to be trimmed,
+    what the calls read and wrote and how long they took, and how many model-written claims were kept."""
 
     repairs: int = 0
     truncations: int = 0
+    prompt_tokens: int = 0
+    output_tokens: int = 0
+    call_ms: int = 0
+    claims_written: int = 0
+    claims_kept: int = 0
 
     def counters(self) -> dict[str, int]:
-        return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations}
-
-
+        return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations,
+                "model_prompt_tokens": self.prompt_tokens, "model_output_tokens": self.output_tokens,
+                "model_call_ms": self.call_ms, "model_claims": self.claims_written,
+                "model_claims_kept": self.claims_kept}
 
 
 @dataclass(frozen=True)
@@ -103,18 +142,72 @@ class ModelConfig:
     max_retries: int
     allow_fallback: bool
     circuit_failures: int
+    timeout_s: float = math.inf
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelConfig:
         return cls(settings.num_ctx, settings.num_predict, settings.novelty_num_predict, settings.temperature,
-                   settings.model_max_retries, settings.allow_engine_fallback, settings.model_circuit_failures)
+                   settings.model_max_retries, settings.allow_engine_fallback, settings.model_circuit_failures,
+                   settings.model_timeout_s)
 
     def reserved_output(self, wanted: int | None = None) -> int:
         """Tokens kept free for the answer: the output cap, but never more than half the context."""
         return min(wanted or self.num_predict, self.num_ctx // 2)
 
 
-# --- pure helpers: what the prompts quote -------------------------------------------------------------------------------
+@dataclass
+class CallMeter:
+    """What the calls of one decision read, wrote and took (from each call's timing)."""
+
+    prompt_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+
+    def add(self, timing: CallTiming) -> None:
+        self.prompt_tokens += timing.prompt_tokens
+        self.output_tokens += timing.output_tokens
+        self.seconds += timing.seconds
+
+
+@dataclass
+class CallPlan:
+    """How one decision's calls are made: the budget, the re-ask policy and the timing observer."""
+
+    budget: CallBudget
+    reask: Reask
+    observe: Callable[[CallTiming], None]
+    meter: CallMeter = field(default_factory=CallMeter)
+
+
+def model_key(model: Any) -> str:
+    """Which model a speed belongs to: its class and its model name or file."""
+    name = (getattr(model, "model", None) or getattr(model, "model_name", None) or getattr(model, "model_path", None)
+            or "")
+    return f"{type(model).__name__}:{name}"
+
+
+@dataclass
+class ClaimTally:
+    """Model-written claims over a decision's attempts, and how many the checks kept."""
+
+    written: int = 0
+    kept: int = 0
+    cut: list[dict] = field(default_factory=list)
+
+    def add(self, judged: JudgedAnswer) -> None:
+        self.written += judged.written
+        self.kept += judged.kept
+        self.cut.extend(judged.cut)
+
+
+def cut_feedback(judged: JudgedAnswer) -> str:
+    """Why no claim was kept, worded for the model."""
+    reasons = "; ".join(f"claim {c['claim'][:80]!r} citing {', '.join(map(str, c['evidence'])) or 'nothing'}: "
+                        f"{c['reason']}" for c in judged.cut[:3])
+    return (f"no claim could be kept ({reasons}). Each claim must restate the sentence whose id it cites, in nearly "
+            "the same words, with names and numbers copied exactly")
+
+
 class ModelEngine:
     """``ResearchEngine`` backed by chat models (one per role, or one for all), falling back per call."""
 
@@ -126,6 +219,8 @@ class ModelEngine:
         fallback: Any | None = None,
         label: str | None = None,
         notice: str | None = None,
+        pace: PaceMeter | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         settings = settings or Settings()
         if isinstance(models, Mapping):
@@ -141,40 +236,52 @@ class ModelEngine:
                  for m in self.models.values() if m is not None}
         self.label = label or f"model:{'+'.join(sorted(str(n) for n in names)) or 'none'}"
         self.notice = notice
+        self.pace = pace or PROCESS_PACE
+        self.clock = clock
         self._lock = threading.Lock()
         self._consecutive_transport_failures = 0
         self._run_tokens: dict[tuple, int] = {}
+        self._run_started: dict[tuple, float] = {}
+        # Per run: the evidence the model last answered from, and the synthesis that answer became.
+        self._last_answer: dict[tuple, tuple[tuple, SynthesisResponse]] = {}
 
     # --- plan -----------------------------------------------------------------------------------------------------------
     def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
+        if not view.search_results and view.cycle <= 1:
+            self._start_run(view)  # the first plan of a run: its time budget starts now
         target = (target or view.question).strip()
         limit = view.settings.budget.max_queries_per_round
+        schema = plan_schema(limit)
 
         def build(budget: int) -> Prompt:
             template = load_prompt("plan")
             question, quoted_target = quote_data(view.question, "question"), quote_data(target, "target")
-            schema, angles = schema_text(PlanResponse), ", ".join(view.settings.angles)
-            room = room_left(budget, template, question, quoted_target, schema, angles)
+            shape, angles = schema_text(schema), ", ".join(view.settings.angles)
+            room = room_left(budget, template, question, quoted_target, shape, angles)
             executed, dropped = fit_lines(executed_list(view), room - 40)
             return Prompt(template.render(
                 question=question, target=quoted_target,
                 executed_queries=quote_data(executed or "(none yet)", "executed"), max_queries=limit,
-                angles=angles, schema=schema,
+                angles=angles, schema=shape,
             ), truncations=int(dropped > 0))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[PlanResponse]:
-            return call_structured(model, PlanResponse, prompt.messages, max_retries=self.config.max_retries,
-                                   refine=lambda plan: self._refine_plan(view, target, plan, limit),
-                                   config=self._run_config("plan"))
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[PlanResponse]:
+            return call_structured(model, schema, prompt.messages, max_retries=self.config.max_retries,
+                                   refine=lambda answer: self._refine_plan(view, target, answer.contract(), limit),
+                                   config=self._run_config("plan"), reask=plan.reask, observe=plan.observe)
 
         return self._decide("plan", view, build, call, lambda: self.fallback.plan(view, target))
 
     def _refine_plan(self, view: ResearchView, target: str, plan: PlanResponse, limit: int) -> PlanResponse:
-        """Our guarantees on a plan: the target first, a counter-argument query, nothing already sent, the cap."""
+        """Our guarantees on a plan: the target first, a counter-argument query, nothing already sent, the cap; and
+        at least one query of the model's own besides the target (else the model added nothing)."""
         executed = view.executed_queries()
         proposed = [q.model_copy(update={"angle": normalize_angle(q.angle), "query": q.query.strip()})
                     for q in plan.queries]
         own = PlanQueryModel(query=truncate(target, 400), intent="the target as asked", angle="question")
+        if not fresh_queries(proposed, executed | {normalize_query(own.query)}, limit):
+            raise OutputInvalid("every query repeats the target or a query already sent; propose other queries: the "
+                                "entities involved by name, a time window, or the strongest counter-argument")
         queries = fresh_queries([own, *proposed], executed, limit)
         if "counter_argument" in view.settings.angles and not any(q.angle == "counter_argument" for q in queries):
             counter = [q for q in angle_queries(target, ["counter_argument"]) if q.angle == "counter_argument"]
@@ -202,10 +309,10 @@ class ModelEngine:
                 new_results=quote_data(results, "results"),
             ))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[int]:
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[int]:
             tuned = with_call_options(model, temperature=0.0, max_tokens=self.config.novelty_num_predict)
             reply = call_text(tuned, prompt.messages, max_retries=0, refine=first_integer,
-                              config=self._run_config("novelty"))
+                              config=self._run_config("novelty"), observe=plan.observe)
             score = min(10, max(0, reply.value))
             repairs = reply.repairs + (("clamped score",) if score != reply.value else ())
             return ModelReply(score, reply.calls, reply.tokens, reply.tokens_estimated, repairs, reply.problems)
@@ -230,12 +337,13 @@ class ModelEngine:
                 question=question,
                 knowledge_state=quote_data(knowledge, "knowledge"),
                 new_results=f"<results>\n{digest.text}\n</results>", max_chars=max_chars,
-            ), truncations=digest.truncations)
+            ), truncations=int(digest.truncations > 0))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[str]:
-            tuned = with_call_options(model, max_tokens=min(wanted, self.config.num_predict))
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[str]:
+            tuned = with_call_options(model, max_tokens=min(wanted, plan.budget.output_tokens, self.config.num_predict))
             return call_text(tuned, prompt.messages, max_retries=self.config.max_retries,
-                             refine=lambda text: bullet_summary(text, max_chars), config=self._run_config("compress"))
+                             refine=lambda text: bullet_summary(text, max_chars), config=self._run_config("compress"),
+                             observe=plan.observe)
 
         return self._decide("compress", view, build, call, lambda: self.fallback.compress(view, new_sources),
                             reserve=wanted)
@@ -261,13 +369,13 @@ class ModelEngine:
                 thin_count=view.settings.thin_result_count, max_queries=limit, schema=schema,
             ), truncations=int(dropped > 0 or len(knowledge) < len(view.knowledge_state)))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[ReflectionResponse]:
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[ReflectionResponse]:
             reply = call_structured(model, ReflectionResponse, prompt.messages, max_retries=self.config.max_retries,
                                     refine=lambda r: self._refine_reflection(view, r, limit),
-                                    config=self._run_config("reflect"))
+                                    config=self._run_config("reflect"), reask=plan.reask, observe=plan.observe)
             if reply.value.sufficient or reply.value.new_queries:
                 return reply
-            return self._gap_query(model, view, reply)
+            return self._gap_query(model, view, reply, plan)
 
         return self._decide("reflect", view, build, call, lambda: self.fallback.reflect(view))
 
@@ -282,7 +390,7 @@ class ModelEngine:
         queries = fresh_queries(proposed, view.executed_queries(), limit)
         return reflection.model_copy(update={"new_queries": queries})
 
-    def _gap_query(self, model: Any, view: ResearchView, reply: ModelReply[ReflectionResponse]
+    def _gap_query(self, model: Any, view: ResearchView, reply: ModelReply[ReflectionResponse], plan: CallPlan
                    ) -> ModelReply[ReflectionResponse]:
         """Not sufficient, yet nothing new to ask: seed 001's plan_query, one gap-filling query (one call, no retry)."""
         template = load_prompt("plan_query")
@@ -305,7 +413,8 @@ class ModelEngine:
 
         tuned = with_call_options(model, temperature=PLAN_QUERY_TEMPERATURE, max_tokens=PLAN_QUERY_MAX_TOKENS)
         try:
-            extra = call_text(tuned, messages, max_retries=0, refine=refine, config=self._run_config("plan_query"))
+            extra = call_text(tuned, messages, max_retries=0, refine=refine, config=self._run_config("plan_query"),
+                              observe=plan.observe)
         except CallFailed as failed:  # no gap query: the loop moves on to synthesis, which is what "nothing new" means
             return ModelReply(reply.value, reply.calls + failed.calls, reply.tokens + failed.tokens,
                               reply.tokens_estimated, reply.repairs, reply.problems)
@@ -316,47 +425,118 @@ class ModelEngine:
 
     # --- synthesize -----------------------------------------------------------------------------------------------------
     def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
+        """The answer, written by the model from numbered sentences it cites by number; checked claim by claim.
+
+        No claim kept (after the re-asks the time allows) -> the deterministic synthesis, recorded as a fallback.
+        Claims kept but no short answer they state, while the deterministic finder has one -> its answer sentence
+        leads, the model's claims follow (also recorded). The same evidence as the run's last model answer -> that
+        answer again, without a call. Too little time left for a call -> the run's last model answer if there is
+        one, else the deterministic synthesis of what was read; either way the error log says so.
+        """
         if not view.sources:
             return self.fallback.synthesize(view)  # nothing to synthesize from: no model call needed
-        shown: list[str] = []
+        ranked = evidence_items(view.question, view.sources, EVIDENCE_RANKED)
+        if not ranked:
+            return self.fallback.synthesize(view)  # no readable sentence: nothing a model could cite
+        key = self._run_key(view)
+        signature = tuple((item.source["id"], item.text) for item in ranked)
+        with self._lock:
+            last = self._last_answer.get(key)
+        if self.models["synthesizer"] is not None and last is not None and last[0] == signature:
+            return ModelDecision(last[1].model_copy(deep=True))  # the same sentences: the same answer, no call
+        deterministic = functools.cache(lambda: self.fallback.synthesize(view))
+        kind, kind_words = answer_kind_words(view.question)
+        settings = view.settings
+        shown: list[EvidenceItem] = []
+        tally = ClaimTally()
+
+        def render(items: list[EvidenceItem]) -> list:
+            template = load_prompt("synthesize")
+            return template.render(
+                question=quote_data(view.question, "question"), degraded_note=DEGRADED_NOTE if view.degraded else "",
+                answer_kind=kind_words, evidence=quote_data("\n".join(i.line for i in items), "evidence"),
+                max_claims=min(settings.max_claims, 4), schema=EVIDENCE_SHAPE)
 
         def build(budget: int) -> Prompt:
-            template = load_prompt("synthesize")
-            question, schema = quote_data(view.question, "question"), schema_text(SynthesisResponse)
-            note = DEGRADED_NOTE if view.degraded else ""
-            room = room_left(budget, template, question, schema, note) - 6 * len(view.sources) - 40
-            digest = source_digest(view.sources, f"{view.question} {view.target}", room)
-            shown[:] = digest.shown_ids
-            return Prompt(template.render(
-                question=question, degraded_note=note, sources=digest.text, source_ids=", ".join(digest.shown_ids),
-                max_claims=view.settings.max_claims, schema=schema,
-            ), truncations=digest.truncations)
+            fixed = sum(len(m.content) for m in render([]))
+            items, dropped = fit_evidence(ranked, budget - fixed)
+            shown[:] = items
+            return Prompt(render(items), truncations=int(dropped > 0))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[SynthesisResponse]:
-            return call_structured(model, SynthesisResponse, prompt.messages, max_retries=self.config.max_retries,
-                                   refine=lambda s: self._refine_synthesis(view, s, shown),
-                                   config=self._run_config("synthesize"))
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[JudgedAnswer]:
+            if len(shown) < min(EVIDENCE_FLOOR, len(ranked)):
+                raise CallFailed(CallFailure("model_time_budget", "not even a few sentences fit the time left", False),
+                                 0, 0)
+            schema = answer_schema([item.id for item in shown], min(settings.max_claims, 4))
 
-        return self._decide("synthesize", view, build, call, lambda: self.fallback.synthesize(view))
+            def refine(answer: Any) -> JudgedAnswer:
+                judged = judge_answer(answer, shown, view.question, view.sources, settings.support_min_overlap)
+                tally.add(judged)
+                if not judged.kept:
+                    raise OutputInvalid(cut_feedback(judged))
+                return judged
 
-    def _refine_synthesis(self, view: ResearchView, synthesis: SynthesisResponse, shown: list[str]
-                          ) -> SynthesisResponse:
-        """At least one claim that cites a shown source; ids tidied ('[S3]' -> 'S3'); the claim cap. Unknown ids are
-        left for the grounding gate to cut and record."""
-        known = {s["id"] for s in view.sources}
-        claims = [c.model_copy(update={"source_ids": [normalize_source_id(i, known) for i in c.source_ids]})
-                  for c in synthesis.claims][: view.settings.max_claims]
-        if not claims:
-            raise OutputInvalid("there are no claims; write claims that answer the question from the sources")
-        if not any(set(c.source_ids) & known for c in claims):
-            raise OutputInvalid(f"no claim cites a valid source id; cite only these ids: {', '.join(shown)}")
-        return synthesis.model_copy(update={"claims": claims})
+            simpler = render(shown[:SIMPLER_EVIDENCE]) if len(shown) > SIMPLER_EVIDENCE else None
+            reask = Reask(plan.reask.temperature, simpler, plan.reask.keep_going)
+            return call_structured(model, schema, prompt.messages, max_retries=self.config.max_retries, refine=refine,
+                                   config=self._run_config("synthesize"), reask=reask, observe=plan.observe)
+
+        def out_of_time(failure: CallFailure, plan_meter: CallMeter | None) -> Decision:
+            with self._lock:
+                earlier = self._last_answer.get(key)
+            if earlier is not None:
+                record = self._error_record("synthesize", view, failure, "the model's answer from an earlier "
+                                            "synthesis of this run is kept")
+                return ModelDecision(earlier[1].model_copy(deep=True), errors=[record])
+            return self._fall_back("synthesize", view, deterministic, failure, calls=0, tokens=0,
+                                   outcome="the answer is the deterministic synthesis of what was read")
+
+        decision = self._decide("synthesize", view, build, call, deterministic, on_no_time=out_of_time,
+                                floor_chars=sum(len(item.line) + 1 for item in ranked[:EVIDENCE_FLOOR]))
+        if not isinstance(decision, ModelDecision):
+            return decision  # the synthesizer role is 'none': deterministic by choice
+        decision.claims_written, decision.claims_kept = tally.written, tally.kept
+        decision.errors.extend(
+            ErrorRecord(node="synthesize", type="model_claim_cut", retryable=False, cycle=view.cycle,
+                        round=view.search_round, message=f"model claim citing "
+                        f"{', '.join(map(str, cut['evidence'])) or 'no sentence'} cut ({cut['reason']}): "
+                        f"{cut['claim'][:160]}")
+            for cut in tally.cut[:MAX_CUT_RECORDS])
+        if not isinstance(decision.value, JudgedAnswer):
+            return decision  # a fallback (no call possible, or nothing usable): counted and recorded already
+        judged: JudgedAnswer = decision.value
+        synthesis = judged.synthesis
+        fallback_synthesis = deterministic().value
+        synthesis.contradictions = list(fallback_synthesis.contradictions)
+        synthesis.open_questions = list(fallback_synthesis.open_questions)
+        decision.repairs = int(bool(decision.repairs or judged.repairs))
+        if not synthesis.short_answer and kind != "description" and fallback_synthesis.short_answer:
+            synthesis = self._lead_with_deterministic_answer(synthesis, fallback_synthesis)
+            failure = CallFailure("model_answer_ungrounded", judged.answer_problem or
+                                  "the model found no answer in the sentences", False)
+            decision.errors.append(self._error_record("synthesize", view, failure, "the deterministic finder's "
+                                                      "answer leads and the model's claims follow"))
+            decision.fallbacks += 1
+        decision.value = synthesis
+        with self._lock:
+            self._last_answer[key] = (signature, synthesis.model_copy(deep=True))
+        return decision
+
+    @staticmethod
+    def _lead_with_deterministic_answer(model_part: SynthesisResponse, found: SynthesisResponse) -> SynthesisResponse:
+        """The deterministic finder's answer and hop sentences first, then the model's kept claims as plain claims."""
+        leading = [c for c in found.claims if c.role in ("answer", "hop")]
+        said = {frozenset(stems(c.claim)) for c in leading}
+        rest = [ClaimDraft(claim=c.claim, source_ids=c.source_ids, confidence=c.confidence, role="claim")
+                for c in model_part.claims if frozenset(stems(c.claim)) not in said]
+        return model_part.model_copy(update={"short_answer": found.short_answer, "answer_kind": found.answer_kind,
+                                             "abstain_reason": found.abstain_reason, "claims": leading + rest})
 
     # --- critic ---------------------------------------------------------------------------------------------------------
     def critique(self, view: ResearchView) -> Decision[CriticReport]:
         def build(budget: int) -> Prompt:
             template = load_prompt("critic")
-            question, schema = quote_data(view.question, "question"), schema_text(CriticReport)
+            question, schema = quote_data(view.question, "question"), schema_text(ModelCriticReport)
             room = room_left(budget, template, question, schema) - 120
             claim_lines = [f"{n}. {c['claim']} [{', '.join(c['source_ids'])}] ({c['verification']})"
                            for n, c in enumerate(view.claims, 1)]
@@ -371,15 +551,21 @@ class ModelEngine:
                 executed_queries=quote_data(executed or "(none)", "executed"), schema=schema,
             ), truncations=int(cut_claims + cut_sources + cut_queries > 0))
 
-        def call(model: Any, prompt: Prompt) -> ModelReply[CriticReport]:
-            return call_structured(model, CriticReport, prompt.messages, max_retries=self.config.max_retries,
-                                   refine=lambda r: self._refine_report(view, r), config=self._run_config("critic"))
+        def call(model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[CriticReport]:
+            return call_structured(model, ModelCriticReport, prompt.messages, max_retries=self.config.max_retries,
+                                   refine=lambda r: self._refine_report(view, r), config=self._run_config("critic"),
+                                   reask=plan.reask, observe=plan.observe)
 
         return self._decide("critic", view, build, call, lambda: self.fallback.critique(view))
 
-    def _refine_report(self, view: ResearchView, report: CriticReport) -> CriticReport:
-        """Sign-off means no material gap, whatever the model wrote; an answer with no claim is never complete."""
+    def _refine_report(self, view: ResearchView, answer: ModelCriticReport) -> CriticReport:
+        """Sign-off means no material gap, whatever the model wrote; an answer with no claim is never complete; a
+        verdict of "incomplete" must name what is missing."""
+        report = answer.contract()
         gaps = list(report.gaps)
+        if not report.signoff and not any(g.material for g in gaps) and view.claims:
+            raise OutputInvalid("you did not sign off but named no material gap; name the gap with a search query "
+                                "that would close it, or sign off")
         if not view.claims and not any(g.material for g in gaps):
             gaps.insert(0, CriticGap(kind="modality", description="No grounded claim answers the question yet.",
                                      query=simplify_query(view.question), priority=9.0, material=True))
@@ -391,6 +577,21 @@ class ModelEngine:
 
     def _run_key(self, view: ResearchView) -> tuple:
         return (view.question, view.settings.seed)
+
+    def _start_run(self, view: ResearchView) -> None:
+        key = self._run_key(view)
+        with self._lock:
+            self._run_started[key] = self.clock()
+            self._last_answer.pop(key, None)
+            self._run_tokens.pop(key, None)
+
+    def seconds_left(self, view: ResearchView) -> float:
+        """The run's time budget left, by this engine's clock since the run's first plan (or its first call here,
+        for a run resumed in another process), less a reserve for the nodes that follow."""
+        key = self._run_key(view)
+        with self._lock:
+            started = self._run_started.setdefault(key, self.clock())
+        return view.settings.max_execution_time_s - (self.clock() - started) - RUN_RESERVE_S
 
     def _compact(self, view: ResearchView) -> bool:
         """Seed 002 §9: less than 25 % of the run's token budget left -> build prompts at half size."""
@@ -408,59 +609,127 @@ class ModelEngine:
         with self._lock:
             return self._consecutive_transport_failures >= self.config.circuit_failures
 
+    def _asks_model(self, task: str, view: ResearchView) -> Any | None:
+        """The model a task is asked of, or None when it is deterministic by choice (role 'none', small profile)."""
+        role = TASK_ROLES[task]
+        if view.settings.model_profile == "small" and role not in SMALL_PROFILE_ROLES:
+            return None
+        return self.models[role]
+
+    def call_budget_for(self, task: str, view: ResearchView, model: Any, reserve: int | None = None,
+                        floor_chars: int = CONTENT_FLOOR_CHARS) -> CallBudget | None:
+        """The largest call of ``task`` that fits num_ctx and the time left at ``model``'s measured speed; None when
+        not even its smallest useful prompt (its own text plus ``floor_chars`` of data) fits."""
+        template = load_prompt(task)
+        floor = math.ceil((len(template.system) + len(template.user) + floor_chars) / CHARS_PER_TOKEN)
+        cap = self.config.reserved_output(reserve)
+        left = self.seconds_left(view)
+        for seconds in (CALL_TIME_SHARE * left, left):  # leave time for a re-ask or a later cycle, if it fits
+            budget = call_budget(num_ctx=self.config.num_ctx, output_cap=cap,
+                                 output_expected=min(cap, EXPECTED_OUTPUT.get(task, cap)),
+                                 output_floor=min(cap, OUTPUT_FLOOR.get(task, cap)), prompt_floor=floor,
+                                 seconds_left=seconds, speed=self.pace.speed(model_key(model)),
+                                 context_share=CONTEXT_SAFETY)
+            if budget is not None:
+                return budget
+        return None
+
     def _decide(
         self,
         task: str,
         view: ResearchView,
         build: Callable[[int], Prompt],
-        call: Callable[[Any, Prompt], ModelReply],
+        call: Callable[[Any, Prompt, CallPlan], ModelReply],
         fallback: Callable[[], Decision],
         *,
         reserve: int | None = None,
         on_invalid: Callable[[], Any] | None = None,
+        on_no_time: Callable[[CallFailure, CallMeter | None], Decision] | None = None,
+        floor_chars: int = CONTENT_FLOOR_CHARS,
     ) -> Decision:
-        model = self.models[TASK_ROLES[task]]
-        if model is None:  # this role is configured 'none': deterministic by choice, not a fallback
+        model = self._asks_model(task, view)
+        if model is None:  # deterministic by choice (role 'none', or the small profile): not a fallback
             return fallback()
         if self._circuit_open():
             failure = CallFailure("model_circuit_open", f"{self.config.circuit_failures} model calls in a row could "
                                   "not reach the model, so it is no longer asked", False)
             return self._fall_back(task, view, fallback, failure, calls=0, tokens=0)
-        compact = self._compact(view)
-        budget = prompt_char_budget(self.config.num_ctx, self.config.reserved_output(reserve))
-        prompt = build(budget // 2 if compact else budget)
+        budget = self.call_budget_for(task, view, model, reserve, floor_chars)
+        if budget is None:
+            left = max(0.0, self.seconds_left(view))
+            failure = CallFailure("model_time_budget", f"the time budget is nearly spent ({left:.0f} s left, too "
+                                  "little for even a short call at the model's measured speed)", False)
+            if on_no_time is not None:
+                return on_no_time(failure, None)
+            return self._fall_back(task, view, fallback, failure, calls=0, tokens=0)
+        chars = int(budget.prompt_tokens * CHARS_PER_TOKEN)
+        prompt = build(chars // 2 if self._compact(view) else chars)
+        speed_key = model_key(model)
+        meter = CallMeter()
+
+        def observe(timing: CallTiming) -> None:
+            meter.add(timing)
+            self.pace.record(speed_key, timing)
+
+        def keep_going(attempt: int) -> bool:  # another try only if it fits the time left at the measured speed
+            estimate = self.pace.speed(speed_key).seconds(budget.prompt_tokens, min(budget.output_tokens,
+                                                                                   EXPECTED_OUTPUT.get(task, 0)))
+            return estimate <= self.seconds_left(view)
+
+        plan = CallPlan(budget, Reask(REASK_TEMPERATURE, None, keep_going), observe, meter)
+        tuned = self._tuned(model, budget, view)
         started = time.perf_counter()
         try:
-            reply = call(model, prompt)
+            reply = call(tuned, prompt, plan)
         except CallFailed as failed:
             self._record_transport(failed.failure.transport)
             self._account(view, failed.tokens)
-            self._log(task, failed.calls, failed.tokens, failed.failure.kind, started)
+            self._log(task, failed.calls, failed.tokens, failed.failure.kind, started, meter)
             if failed.failure.transport and not self.config.allow_fallback:
                 raise ModelUnavailable(f"{failed.failure.message} (allow_engine_fallback is off)") from failed
+            if failed.failure.kind == "model_time_budget" and on_no_time is not None:
+                return on_no_time(failed.failure, meter)
             if on_invalid is not None and failed.failure.kind == "model_output_invalid":
                 record = self._error_record(task, view, failed.failure, "a neutral value was used")
-                return ModelDecision(on_invalid(), tokens=failed.tokens, model_calls=failed.calls,
-                                     retries=max(0, failed.calls - 1), fallbacks=1, errors=[record],
-                                     truncations=prompt.truncations)
-            return self._fall_back(task, view, fallback, failed.failure, calls=failed.calls, tokens=failed.tokens,
-                                   truncations=prompt.truncations)
+                return self._metered(ModelDecision(on_invalid(), tokens=failed.tokens, model_calls=failed.calls,
+                                                   retries=max(0, failed.calls - 1), fallbacks=1, errors=[record],
+                                                   truncations=prompt.truncations), meter)
+            return self._metered(self._fall_back(task, view, fallback, failed.failure, calls=failed.calls,
+                                                 tokens=failed.tokens, truncations=prompt.truncations), meter)
         except ModelUnavailable:
             raise
         except Exception as error:  # a bug in our own handling must not end the run: recorded, then the fallback
             failure = classify_failure(error)
-            self._log(task, 1, 0, failure.kind, started)
-            return self._fall_back(task, view, fallback, failure, calls=1, tokens=0, truncations=prompt.truncations)
+            self._log(task, 1, 0, failure.kind, started, meter)
+            return self._metered(self._fall_back(task, view, fallback, failure, calls=1, tokens=0,
+                                                 truncations=prompt.truncations), meter)
         self._record_transport(False)
         self._account(view, reply.tokens)
-        self._log(task, reply.calls, reply.tokens, "repaired" if reply.repairs else "ok", started)
-        return ModelDecision(reply.value, tokens=reply.tokens, model_calls=reply.calls, retries=reply.retries,
-                             repairs=int(bool(reply.repairs)), truncations=prompt.truncations)
+        self._log(task, reply.calls, reply.tokens, "repaired" if reply.repairs else "ok", started, meter)
+        return self._metered(ModelDecision(reply.value, tokens=reply.tokens, model_calls=reply.calls,
+                                           retries=reply.retries, repairs=int(bool(reply.repairs)),
+                                           truncations=prompt.truncations), meter)
+
+    def _tuned(self, model: Any, budget: CallBudget, view: ResearchView) -> Any:
+        """The model with this call's output cap (only when the time left forces one below ``num_predict``) and
+        time limit (where the provider takes one per call: satiate's in-process llama.cpp)."""
+        cap = budget.output_tokens if budget.output_tokens < self.config.num_predict else None
+        limit = min(self.config.timeout_s, max(1.0, self.seconds_left(view) + RUN_RESERVE_S))
+        return with_call_options(model, max_tokens=cap, timeout_s=limit if math.isfinite(limit) else None)
+
+    @staticmethod
+    def _metered(decision: Decision, meter: CallMeter) -> Decision:
+        if isinstance(decision, ModelDecision):
+            decision.prompt_tokens += meter.prompt_tokens
+            decision.output_tokens += meter.output_tokens
+            decision.call_ms += int(meter.seconds * 1000)
+        return decision
 
     def _fall_back(self, task: str, view: ResearchView, fallback: Callable[[], Decision], failure: CallFailure, *,
-                   calls: int, tokens: int, truncations: int = 0) -> Decision:
+                   calls: int, tokens: int, truncations: int = 0,
+                   outcome: str = "the deterministic engine answered this call") -> Decision:
         decision = fallback()
-        record = self._error_record(task, view, failure, "the deterministic engine answered this call")
+        record = self._error_record(task, view, failure, outcome)
         return ModelDecision(decision.value, tokens=tokens + decision.tokens, model_calls=calls + decision.model_calls,
                              retries=max(0, calls - 1) + decision.retries, fallbacks=decision.fallbacks + 1,
                              errors=[*decision.errors, record], truncations=truncations)
@@ -481,10 +750,12 @@ class ModelEngine:
             key = self._run_key(view)
             self._run_tokens[key] = self._run_tokens.get(key, 0) + tokens
 
-    def _log(self, task: str, calls: int, tokens: int, outcome: str, started: float) -> None:
+    def _log(self, task: str, calls: int, tokens: int, outcome: str, started: float, meter: CallMeter) -> None:
         seconds = time.perf_counter() - started
-        logger.info("model call %s: %s, %d call(s), %d tokens, %.2f s", task, outcome, calls, tokens, seconds,
+        logger.info("model call %s: %s, %d call(s), %d tokens (%d read, %d written), %.2f s", task, outcome, calls,
+                    tokens, meter.prompt_tokens, meter.output_tokens, seconds,
                     extra={"satiate_task": task, "outcome": outcome, "calls": calls, "tokens": tokens,
+                           "prompt_tokens": meter.prompt_tokens, "output_tokens": meter.output_tokens,
                            "seconds": seconds})
         from satiate.tools.metrics import observe_model_call
 

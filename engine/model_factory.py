@@ -1,7 +1,11 @@
 """Which model engine a run gets: models per role from the settings, Ollama probed once per process.
 
-An unreachable model becomes the deterministic stand-in when fallback is allowed (it says so in the run's error
-log and on the CLI); otherwise ``ModelSetupError`` with the fix.
+At the start of a run, only ``llm='auto'`` ("Ollama if it answers") falls back: with no usable model it becomes the
+deterministic stand-in, which says so in the run's error log and on the CLI. A model named explicitly
+(``ollama:MODEL``, ``gguf:PATH``, ...) that cannot be reached stops the run with ``ModelUnavailable`` and the fix:
+whoever named a model wants that model's answers, not the deterministic engine's under its name.
+``allow_engine_fallback`` governs what happens later, when a model that answered at the start stops answering
+(``engine/model.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from satiate.engine.base import Decision, ResearchView
@@ -72,17 +77,28 @@ def _probe(key: tuple, check: Callable[[], ProbeResult]) -> ProbeResult:
         return result
 
 
-def resolve_roles(settings: Settings) -> tuple[dict[str, ModelSpec | None], list[str], list[str]]:
-    """Each role's model spec after 'auto' is resolved and Ollama is probed; plus problems and notices."""
+@dataclass
+class RoleResolution:
+    """Each role's model after 'auto' is resolved and Ollama probed: problems of an explicitly named model (the run
+    stops) apart from those of 'auto' (the run falls back), and the probes' notices."""
+
+    models: dict[str, ModelSpec | None] = field(default_factory=dict)
+    explicit_problems: list[str] = field(default_factory=list)
+    auto_problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def resolve_roles(settings: Settings) -> RoleResolution:
+    """Each role's model spec after 'auto' is resolved and Ollama is probed."""
     base_url = ollama_base_url(settings.ollama_base_url)
-    resolved: dict[str, ModelSpec | None] = {}
-    problems: list[str] = []
-    notices: list[str] = []
+    found = RoleResolution()
     for role, value in role_specs(settings).items():
         if value == "none":
-            resolved[role] = None
+            found.models[role] = None
             continue
+        problems = found.explicit_problems
         if value == "auto":
+            problems = found.auto_problems
             result = _probe(("auto", base_url, settings.ollama_default_model),
                             lambda: choose_auto_model(base_url, settings.ollama_default_model, settings.probe_timeout_s))
             if not result.ok:
@@ -96,19 +112,28 @@ def resolve_roles(settings: Settings) -> tuple[dict[str, ModelSpec | None], list
             if not result.ok:
                 problems.append(result.message)
                 continue
-            notices.append(result.message)
-        resolved[role] = spec
-    return resolved, list(dict.fromkeys(problems)), list(dict.fromkeys(notices))
+            found.notices.append(result.message)
+        found.models[role] = spec
+    for name in ("explicit_problems", "auto_problems", "notices"):
+        setattr(found, name, list(dict.fromkeys(getattr(found, name))))
+    return found
+
+
+# appended to the probe's own advice ("start it with `ollama serve`", "pull it with ...")
+EXPLICIT_MODEL_FIX = "or run with --llm auto (a model if Ollama has one, else the deterministic engine) or --llm none"
 
 
 def build_model_engine(settings: Settings) -> Any:
-    """The engine for these settings: a ModelEngine, or (model unreachable, fallback allowed) the stand-in."""
-    resolved, problems, notices = resolve_roles(settings)
-    if problems:
-        reason = "; ".join(problems)
-        if settings.llm == "auto" or settings.allow_engine_fallback:
-            return DeterministicStandIn(reason)
-        raise ModelUnavailable(f"{reason} (allow_engine_fallback is off, so satiate stops here)")
+    """The engine for these settings: a ModelEngine, or (llm 'auto' found no model) the deterministic stand-in.
+
+    Raises ModelUnavailable when a model named explicitly does not answer at the start.
+    """
+    found = resolve_roles(settings)
+    resolved, notices = found.models, found.notices
+    if found.explicit_problems:
+        raise ModelUnavailable(f"{'; '.join(found.explicit_problems)}; {EXPLICIT_MODEL_FIX}")
+    if found.auto_problems:
+        return DeterministicStandIn(f"llm=auto found no model: {'; '.join(found.auto_problems)}")
     if all(spec is None for spec in resolved.values()):
         return DeterministicEngine()
     built: dict[str, Any] = {}

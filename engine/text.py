@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from satiate.tools.text_safety import instruction_like
+
 STOPWORDS = frozenset(
     """
     a about above after again against all also am an and any are aren as at be because been before being below
@@ -186,4 +188,5 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     letters = sum(ch.isalpha() for ch in sentence)
     if letters < 0.7 * len(sentence.replace(" ", "")):
         return False  # mostly symbols, digits or code
-    return len(sentence.split()) >= 5
+    # a sentence that addresses the reader or a model as an instruction is never evidence of anything
+    return len(sentence.split()) >= 5 and instruction_like(sentence) is None

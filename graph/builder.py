@@ -13,6 +13,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from satiate.graph.checkpoint import one_writer
 from satiate.graph.deps import default_dependencies
 from satiate.graph.routing import dispatch_searches, route_after_critic, route_after_gate, route_after_reflect
 from satiate.nodes.common import Dependencies
@@ -50,7 +51,11 @@ SatiateContext = _optional_settings_model()
 
 
 def build_graph(deps: Dependencies | None = None, *, checkpointer: Any = None, name: str = "satiate"):
-    """Compile the research graph. ``deps`` injects the engine and search service (tests, embedders)."""
+    """Compile the research graph. ``deps`` injects the engine and search service (tests, embedders).
+
+    Each run holds its thread's writer lock (``graph.checkpoint.OneWriterGraph``): a second run of a thread while
+    one is writing it raises ThreadBusy instead of interleaving their checkpoints.
+    """
     deps = deps or default_dependencies()
     builder = StateGraph(ResearchState, context_schema=SatiateContext, input_schema=InputState,
                          output_schema=OutputState)
@@ -72,4 +77,4 @@ def build_graph(deps: Dependencies | None = None, *, checkpointer: Any = None, n
     builder.add_edge("synthesize", "critic")
     builder.add_conditional_edges("critic", route_after_critic, ["gather", "synthesize", "finalize"])
     builder.add_edge("finalize", END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return one_writer(builder.compile(checkpointer=checkpointer, name=name))

@@ -9,12 +9,10 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
-from satiate.state.settings import resolve_settings
-from satiate.tools.store import TABLES, Store, store_url_for
+if TYPE_CHECKING:  # imported when the command runs, so `satiate --help` starts fast
+    from rich.console import Console
 
 TABLE_CHOICES = ("search", "pages", "all")
 
@@ -43,6 +41,11 @@ def _when(stamp: float | None) -> str:
 
 
 def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from rich.table import Table
+
+    from satiate.state.settings import resolve_settings
+    from satiate.tools.store import TABLES, Store, store_url_for
+
     overrides = {key.removeprefix("setting_"): value for key, value in vars(args).items()
                  if key.startswith("setting_") and value is not None}
     settings = resolve_settings(overrides)

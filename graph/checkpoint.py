@@ -3,21 +3,38 @@
 The store is chosen by URL (``SATIATE_CHECKPOINT_URL``): by default the SQLite file ``<data_dir>/checkpoints.sqlite``,
 or ``postgresql://...`` for many workers on many machines. The CLI opens it with ``open_checkpointer`` and the
 LangGraph server with ``open_async_checkpointer`` (see ``graph/server.py``), so both see the same threads.
+
+A run is finished when ``finalize`` has written its ``result``, and only then. An empty ``next`` does not say so: a
+process killed after a step's writes were saved but before the next checkpoint leaves a snapshot with nothing "next"
+although the run has steps left (``stream(None, config)`` applies the saved writes and carries on).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.graph.state import CompiledStateGraph
 
 from satiate.state.settings import Settings, SettingsError
+
+try:  # the key LangGraph sets in the config of a graph run as a task of another graph
+    from langgraph._internal._constants import CONFIG_KEY_TASK_ID
+except ImportError:  # pragma: no cover - a LangGraph that moved it
+    CONFIG_KEY_TASK_ID = "__pregel_task_id"
 
 # Deliberately an environment variable rather than a per-run setting: the store must be known before any run's
 # settings are (resume, show, list), a per-run value could not move the server's store anyway, and a URL may carry
@@ -37,18 +54,462 @@ def sqlite_checkpointer(data_dir: Path) -> Iterator[SqliteSaver]:
         yield saver
 
 
+FINISHED_KEY = "result"  # written by finalize, the graph's last node
+RUN_STATUSES = ("running", "interrupted", "failed", "finished")
+
+
+def is_finished(values: Mapping[str, Any]) -> bool:
+    """Has the run ended? Only ``finalize`` writes ``result``; an empty ``next`` can also mean "killed mid-way"."""
+    return FINISHED_KEY in values
+
+
+def _is_interruption(error: Any) -> bool:
+    # LangGraph stores a task's error as its repr when it cannot keep the exception: match both forms
+    if isinstance(error, (KeyboardInterrupt, asyncio.CancelledError)):
+        return True
+    return isinstance(error, str) and error.startswith(("KeyboardInterrupt(", "CancelledError("))
+
+
+def step_errors(snapshot: Any) -> list[Any]:
+    """The errors the last step's tasks raised and LangGraph stored, Ctrl-C and cancellation left out."""
+    return [task.error for task in snapshot.tasks if task.error is not None and not _is_interruption(task.error)]
+
+
+def run_status(snapshot: Any, running: bool = False) -> str:
+    """finished (``result`` written) / running (a satiate process holds the thread's run lock) / failed (a task of
+    the last step raised and LangGraph stored the error) / interrupted (anything else: Ctrl-C, a kill, a full disk).
+    """
+    if is_finished(snapshot.values):
+        return "finished"
+    if running:
+        return "running"
+    if step_errors(snapshot):
+        return "failed"
+    return "interrupted"
+
+
+@dataclass(frozen=True)
+class StoredThread:
+    """A thread in the store: when its first and its last checkpoint were written."""
+
+    thread_id: str
+    started: datetime
+    updated: datetime
+
+
+def _checkpoint_time(checkpoint: Mapping[str, Any]) -> datetime:
+    return datetime.fromisoformat(checkpoint["ts"])
+
+
+def stored_threads(saver: Any) -> list[StoredThread]:
+    """Every thread of the root graph with a checkpoint, the most recently started first."""
+    if isinstance(saver, SqliteSaver):
+        found = _sqlite_threads(saver)
+    else:  # any other saver (PostgreSQL): one pass over its checkpoints, newest first
+        first: dict[str, datetime] = {}
+        last: dict[str, datetime] = {}
+        for item in saver.list(None):
+            if item.config["configurable"].get("checkpoint_ns", ""):
+                continue
+            thread_id = item.config["configurable"]["thread_id"]
+            first[thread_id] = _checkpoint_time(item.checkpoint)
+            last.setdefault(thread_id, first[thread_id])
+        found = [StoredThread(thread_id, first[thread_id], last[thread_id]) for thread_id in first]
+    return sorted(found, key=lambda thread: thread.started, reverse=True)
+
+
+def _sqlite_threads(saver: SqliteSaver) -> list[StoredThread]:
+    # Checkpoint IDs sort by time, so the first and last are found without loading any checkpoint but those two.
+    with saver.cursor(transaction=False) as cursor:
+        rows = cursor.execute("SELECT thread_id, MIN(checkpoint_id), MAX(checkpoint_id) FROM checkpoints "
+                              "WHERE checkpoint_ns = '' GROUP BY thread_id").fetchall()
+    found = []
+    for thread_id, first_id, last_id in rows:
+        times = []
+        for checkpoint_id in (first_id, last_id):
+            item = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
+                                                     "checkpoint_id": checkpoint_id}})
+            times.append(_checkpoint_time(item.checkpoint))
+        found.append(StoredThread(thread_id, times[0], times[1]))
+    return found
+
+
 def thread_ids(saver: Any) -> list[str]:
-    """Thread IDs with at least one checkpoint, most recently updated first."""
-    seen: dict[str, None] = {}
-    for checkpoint in saver.list(None):
-        seen.setdefault(checkpoint.config["configurable"]["thread_id"], None)
-    return list(seen)
+    """Thread IDs with at least one checkpoint, the most recently started first."""
+    return [thread.thread_id for thread in stored_threads(saver)]
+
+
+def has_thread(saver: Any, thread_id: str) -> bool:
+    return saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}) is not None
+
+
+def delete_thread(saver: Any, thread_id: str) -> None:
+    """Remove every checkpoint and pending write of the thread (its subgraphs' too), through the saver's own API,
+    never while a run writes it (ThreadBusy)."""
+    with thread_writer(saver, thread_id):
+        saver.delete_thread(thread_id)
+
+
+def vacuum(saver: Any) -> bool:
+    """Give the space of deleted runs back to the file system (SQLite only; PostgreSQL's autovacuum does this)."""
+    if not isinstance(saver, SqliteSaver):
+        return False
+    with saver.lock:
+        saver.conn.commit()  # VACUUM cannot run inside a transaction
+        saver.conn.execute("VACUUM")
+    return True
+
+
+# --- which runs a process is working on ------------------------------------------------------------------------------
+# A checkpoint cannot tell "running" from "killed": both look like a run with steps left. So a satiate process holds
+# an OS file lock per thread while it runs or resumes it. The OS drops the lock when the process dies, however it
+# dies, so a lock that can be taken means nobody is running that thread. This sees satiate CLI processes that share
+# the data directory, and runs of the graph through the Python API on the default SQLite store (their writer lock,
+# below); a run driven by the LangGraph server or on another machine sharing a PostgreSQL store is shown as
+# "interrupted" while it runs.
+RUN_LOCK_DIR = "running"
+RUN_LOCK_ATTEMPTS = 10  # a `satiate list` probing the lock holds it for microseconds: retry a little first
+RUN_LOCK_RETRY_S = 0.02
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no run locks, so no run is ever shown as running
+    fcntl = None
+
+
+class RunInProgress(RuntimeError):
+    """Another process is running this thread; the message says which."""
+
+
+class ThreadBusy(RunInProgress):
+    """Another run is writing this thread's checkpoints: a thread has one writer at a time."""
+
+
+def _lock_file_name(thread_id: str) -> str:
+    return hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:32] + ".lock"  # any thread ID, a safe file name
+
+
+def _lock_path(data_dir: Path, thread_id: str) -> Path:
+    return Path(data_dir) / RUN_LOCK_DIR / _lock_file_name(thread_id)
+
+
+def _try_lock(handle: Any) -> bool:
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _take_lock_file(path: Path) -> Any | None:
+    """The open, flock-ed lock file with this process's ID written in it, or None when another holder has it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+", encoding="utf-8")
+    if not _try_lock(handle):
+        handle.close()
+        return None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def _release_lock_file(handle: Any) -> None:
+    try:
+        handle.truncate(0)
+    except OSError:  # a full disk or a read-only remount must not keep the lock
+        pass
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    handle.close()
+
+
+def _lock_holder(path: Path) -> str:
+    try:
+        holder = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return "another process"
+    if holder == str(os.getpid()):
+        return "another call in this process"
+    return f"pid {holder}" if holder else "another process"
+
+
+@contextmanager
+def run_lock(data_dir: Path, thread_id: str) -> Iterator[None]:
+    """Hold the thread's run lock while the block runs; RunInProgress when another process holds it."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    path = _lock_path(data_dir, thread_id)
+    for _attempt in range(RUN_LOCK_ATTEMPTS):
+        handle = _take_lock_file(path)
+        if handle is not None:
+            break
+        time.sleep(RUN_LOCK_RETRY_S)
+    else:
+        raise RunInProgress(f"thread {thread_id} is being run by another satiate process ({_lock_holder(path)}); "
+                            "wait for it to end or stop it first")
+    try:
+        yield
+    finally:
+        _release_lock_file(handle)
+
+
+def is_running(data_dir: Path, thread_id: str) -> bool:
+    """Does a satiate process hold the thread's run lock, or a run through the API the default store's writer
+    lock, right now?"""
+    if fcntl is None:
+        return False
+    for path in (_lock_path(data_dir, thread_id), _writer_lock_path(checkpoint_path(data_dir), thread_id)):
+        if not path.exists():
+            continue
+        with open(path, "a+", encoding="utf-8") as handle:
+            if not _try_lock(handle):
+                return True
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    return False
+
+
+def forget_run_lock(data_dir: Path, thread_id: str) -> None:
+    """Remove a deleted thread's lock file (called while holding its lock)."""
+    _lock_path(data_dir, thread_id).unlink(missing_ok=True)
+
+
+# --- one writer per thread --------------------------------------------------------------------------------------------
+# Two runs of one thread at once (two processes, or two calls in one process) would interleave their checkpoints and
+# one answer would be silently lost. So every run of the graph (stream and astream, hence invoke and ainvoke, and
+# update_state) holds the thread's writer lock while it runs, taken once as it starts, and a second run is refused
+# with ThreadBusy:
+#   SQLite      an OS file lock in ``<file>-writers/`` beside the database file (flock: two calls in one process
+#               conflict too, each opening the file for itself);
+#   PostgreSQL  a session advisory lock (pg_try_advisory_lock) on a connection of the run's own;
+#   in memory   a lock in this process.
+# The OS or the server drops the lock with the process or its connection, however it ends, so a killed run never
+# blocks its resume; no checkpoint write pays for it.
+WRITER_LOCK_SUFFIX = "-writers"
+WRITER_KEY_PREFIX = b"satiate-thread-writer\0"
+# A PostgreSQL session whose client vanished without closing it (a machine lost, a network cut) keeps its locks until
+# the server notices: these keepalives make it notice within a minute (ignored on Unix sockets).
+POSTGRES_KEEPALIVES = {"tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3"}
+_LOCAL_WRITERS: set[tuple[int, str]] = set()
+_LOCAL_WRITERS_LOCK = threading.Lock()
+
+
+def _writer_lock_path(database: Path, thread_id: str) -> Path:
+    return database.with_name(database.name + WRITER_LOCK_SUFFIX) / _lock_file_name(thread_id)
+
+
+def _busy(thread_id: str, holder: str) -> ThreadBusy:
+    return ThreadBusy(f"thread {thread_id} is being run by {holder}: a thread has one writer at a time; wait for "
+                      f"that run to end (or stop it), then resume it")
+
+
+def _postgres_key(thread_id: str) -> int:
+    """The advisory lock key of a thread: 64 bits of a hash, so any thread ID maps to one lock."""
+    digest = hashlib.sha256(WRITER_KEY_PREFIX + thread_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _saver_kind(saver: Any) -> str:
+    module = type(saver).__module__
+    if module.startswith("langgraph.checkpoint.sqlite"):
+        return "sqlite"
+    if module.startswith("langgraph.checkpoint.postgres"):
+        return "postgres"
+    return "local"
+
+
+def _sqlite_file(rows: list[Any]) -> Path | None:
+    """The main database's file from ``PRAGMA database_list``; None for an in-memory database."""
+    for _seq, name, file in rows:
+        if name == "main" and file:
+            return Path(file).resolve()
+    return None
+
+
+def _postgres_connect_args(saver: Any) -> tuple[str, dict[str, Any]]:
+    """How to open one more connection to the saver's database: its pool's, or its connection's parameters."""
+    from psycopg.rows import tuple_row
+
+    conn = saver.conn
+    if hasattr(conn, "conninfo"):  # a connection pool
+        conninfo, kwargs = conn.conninfo, dict(getattr(conn, "kwargs", None) or {})
+    else:  # one connection: its DSN leaves the password out
+        conninfo = conn.info.dsn
+        kwargs = {"password": conn.info.password} if conn.info.password else {}
+    kwargs.update(autocommit=True, row_factory=tuple_row, prepare_threshold=None)
+    return conninfo, kwargs
+
+
+_POSTGRES_TAKE = ("SELECT " + ", ".join(f"set_config('{name}', '{value}', false)"
+                                        for name, value in POSTGRES_KEEPALIVES.items())
+                  + ", pg_try_advisory_lock(%s)")
+
+
+@contextmanager
+def _local_writer(saver: Any, thread_id: str) -> Iterator[None]:
+    key = (id(getattr(saver, "storage", None) or saver), thread_id)  # a saver's shallow copies share its storage
+    with _LOCAL_WRITERS_LOCK:
+        if key in _LOCAL_WRITERS:
+            raise _busy(thread_id, "another call in this process")
+        _LOCAL_WRITERS.add(key)
+    try:
+        yield
+    finally:
+        with _LOCAL_WRITERS_LOCK:
+            _LOCAL_WRITERS.discard(key)
+
+
+@contextmanager
+def _file_writer(database: Path, thread_id: str) -> Iterator[None]:
+    path = _writer_lock_path(database, thread_id)
+    for _attempt in range(RUN_LOCK_ATTEMPTS):
+        handle = _take_lock_file(path)
+        if handle is not None:
+            break
+        time.sleep(RUN_LOCK_RETRY_S)  # `satiate list` may be probing it
+    else:
+        raise _busy(thread_id, _lock_holder(path))
+    try:
+        yield
+    finally:
+        _release_lock_file(handle)
+
+
+@contextmanager
+def thread_writer(saver: Any, thread_id: str) -> Iterator[None]:
+    """Hold the thread's writer lock in the saver's store while the block runs; ThreadBusy when another run has it."""
+    kind = _saver_kind(saver)
+    if kind == "sqlite" and fcntl is not None:
+        with saver.lock:
+            database = _sqlite_file(saver.conn.execute("PRAGMA database_list").fetchall())
+        if database is not None:
+            with _file_writer(database, thread_id):
+                yield
+            return
+    elif kind == "postgres":
+        import psycopg
+
+        conninfo, kwargs = _postgres_connect_args(saver)
+        with psycopg.connect(conninfo, **kwargs) as connection:
+            if not connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),)).fetchone()[-1]:
+                raise _busy(thread_id, "another session of the PostgreSQL store")
+            yield  # closing the connection ends the session, and with it the lock
+        return
+    with _local_writer(saver, thread_id):
+        yield
+
+
+@asynccontextmanager
+async def async_thread_writer(saver: Any, thread_id: str) -> AsyncIterator[None]:
+    """``thread_writer`` for async savers, on the event loop (the LangGraph server, ``ainvoke``)."""
+    kind = _saver_kind(saver)
+    if kind == "sqlite" and fcntl is not None and hasattr(saver.conn, "__aenter__"):  # aiosqlite
+        async with saver.conn.execute("PRAGMA database_list") as cursor:
+            database = _sqlite_file(list(await cursor.fetchall()))
+        if database is not None:
+            path = _writer_lock_path(database, thread_id)
+            for _attempt in range(RUN_LOCK_ATTEMPTS):
+                handle = await asyncio.to_thread(_take_lock_file, path)
+                if handle is not None:
+                    break
+                await asyncio.sleep(RUN_LOCK_RETRY_S)
+            else:
+                raise _busy(thread_id, _lock_holder(path))
+            try:
+                yield
+            finally:
+                _release_lock_file(handle)
+            return
+    elif kind == "sqlite" and fcntl is not None:  # a sync SqliteSaver under an async caller
+        with thread_writer(saver, thread_id):
+            yield
+        return
+    elif kind == "postgres":
+        import psycopg
+
+        conninfo, kwargs = _postgres_connect_args(saver)
+        async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as connection:
+            taken = await (await connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),))).fetchone()
+            if not taken[-1]:
+                raise _busy(thread_id, "another session of the PostgreSQL store")
+            yield
+        return
+    with _local_writer(saver, thread_id):
+        yield
+
+
+def _writer_target(graph: Any, config: Mapping[str, Any] | None) -> tuple[Any, str] | None:
+    """The saver and thread a run of ``graph`` with ``config`` writes, or None when it needs no writer lock: no
+    checkpointer, no thread ID, or the graph runs as a subgraph of a run that holds the lock."""
+    configurable = (config or {}).get("configurable") or {}
+    if CONFIG_KEY_TASK_ID in configurable or configurable.get("checkpoint_ns"):
+        return None
+    saver = configurable.get(CONFIG_KEY_CHECKPOINTER) or graph.checkpointer
+    thread_id = configurable.get("thread_id")
+    if not isinstance(saver, BaseCheckpointSaver) or thread_id is None:
+        return None
+    return saver, str(thread_id)
+
+
+class OneWriterGraph(CompiledStateGraph):
+    """The compiled research graph, each run holding its thread's writer lock (``thread_writer``).
+
+    ``invoke``/``ainvoke``/``batch`` go through ``stream``/``astream``, and ``update_state`` through
+    ``bulk_update_state``, so these four cover every way in. ``copy`` (the LangGraph server attaching its
+    checkpointer) keeps the class.
+    """
+
+    def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Iterator[Any]:
+        target = _writer_target(self, config)
+        if target is None:
+            yield from super().stream(input, config, **kwargs)
+            return
+        with thread_writer(*target):
+            yield from super().stream(input, config, **kwargs)
+
+    async def astream(self, input: Any, config: Any = None, **kwargs: Any) -> AsyncIterator[Any]:
+        target = _writer_target(self, config)
+        if target is None:
+            async for chunk in super().astream(input, config, **kwargs):
+                yield chunk
+            return
+        async with async_thread_writer(*target):
+            async for chunk in super().astream(input, config, **kwargs):
+                yield chunk
+
+    def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
+        target = _writer_target(self, config)
+        if target is None:
+            return super().bulk_update_state(config, supersteps)
+        with thread_writer(*target):
+            return super().bulk_update_state(config, supersteps)
+
+    async def abulk_update_state(self, config: Any, supersteps: Any) -> Any:
+        target = _writer_target(self, config)
+        if target is None:
+            return await super().abulk_update_state(config, supersteps)
+        async with async_thread_writer(*target):
+            return await super().abulk_update_state(config, supersteps)
+
+
+def one_writer(compiled: CompiledStateGraph) -> OneWriterGraph:
+    """The same compiled graph, as a OneWriterGraph (built the way ``Pregel.copy`` rebuilds a graph)."""
+    return OneWriterGraph(**{key: value for key, value in compiled.__dict__.items() if key != "__orig_class__"})
 
 
 def checkpoint_url(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
     """Where runs are stored: ``SATIATE_CHECKPOINT_URL`` when set, else the SQLite file in the data directory."""
     environ = os.environ if environ is None else environ
     return environ.get(CHECKPOINT_URL_ENV, "").strip() or f"sqlite:///{checkpoint_path(settings.data_path)}"
+
+
+def store_label(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
+    """Where runs are stored, fit for a message: the SQLite file, or the PostgreSQL URL with its password masked."""
+    from satiate.graph.postgres import is_postgres_url, redacted
+
+    url = checkpoint_url(settings, environ)
+    return redacted(url) if is_postgres_url(url) else str(sqlite_path_of(url))
 
 
 def sqlite_path_of(url: str) -> Path:

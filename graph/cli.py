@@ -1,26 +1,34 @@
-"""The ``satiate`` command: run a question, resume or show a run by thread ID, list runs.
+"""The ``satiate`` command: run a question, resume or show a run by thread ID, list, delete and prune runs.
 
-Every bad input ends in one clear line on stderr and a non-zero exit, never a traceback.
+Every bad input ends in one clear line on stderr and exit code 2, never a traceback. Heavy modules (the settings
+model, the graph, rich's Markdown) are imported by the command that needs them, so ``--help`` answers at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import re
 import sys
+import tempfile
+import time
 import types
 import typing
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markdown import Markdown
-
-from satiate.state.settings import Settings, SettingsError, resolve_settings
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-SHORT_FLAGS = {"corpus", "llm", "tier", "seed", "web", "data_dir", "backends"}
+SHORT_FLAGS = {"corpus", "llm", "tier", "seed", "web", "offline", "data_dir", "backends"}
+OUTPUT_SUFFIXES = {".md": "report", ".json": "result"}
+AGE_UNITS_S = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+LIST_QUESTION_MIN_CHARS = 20  # on a narrow terminal the question is cut to fit, but never below this
 
 
 class UsageError(Exception):
@@ -43,13 +51,44 @@ def _flag_type(annotation: Any) -> tuple[Any, dict[str, Any]]:
 
 
 def add_setting_flags(parser: argparse.ArgumentParser, advanced: argparse._ArgumentGroup) -> None:
+    from satiate.state.settings import Settings
+
     for name, field in Settings.model_fields.items():
         kind, extra = _flag_type(field.annotation)
-        options: dict[str, Any] = {"dest": f"setting_{name}", "default": None, "help": field.description, **extra}
+        # argparse formats help with %: a description saying "40 % fewer" must not be read as a format directive
+        text = (field.description or "").replace("%", "%%")
+        options: dict[str, Any] = {"dest": f"setting_{name}", "default": None, "help": text, **extra}
         if kind is not None and "choices" not in extra:
             options["type"] = kind
         target = parser if name in SHORT_FLAGS else advanced
         target.add_argument(f"--{name.replace('_', '-')}", **options)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ArgumentParser that adds some of its arguments only when it is used, so ``satiate --help`` or
+    ``satiate list`` need not import the settings model to build ``run``'s many flags."""
+
+    def __init__(self, *args: Any, complete: Callable[[argparse.ArgumentParser], None] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._complete = complete
+
+    def _completed(self) -> None:
+        if self._complete is not None:
+            complete, self._complete = self._complete, None
+            complete(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._completed()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._completed()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._completed()
+        return super().format_usage()
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
@@ -60,16 +99,90 @@ def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
     return found
 
 
+def _settings(args: argparse.Namespace) -> Any:
+    from satiate.state.settings import resolve_settings
+
+    return resolve_settings(overrides_from(args))
+
+
+def _say(err: Console, text: str) -> None:
+    """One line on stderr, shown literally: thread IDs, questions and errors may contain ``[`` or escapes."""
+    from satiate.graph.terminal import strip_terminal_escapes
+
+    err.print(strip_terminal_escapes(text), markup=False, highlight=False)
+
+
+# --- output -------------------------------------------------------------------------------------------------------------
+def output_path(args: argparse.Namespace) -> Path | None:
+    """The ``--output`` file, checked before any work is done: its suffix picks the format."""
+    if not getattr(args, "output", None):
+        return None
+    path = Path(args.output).expanduser()
+    if path.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise UsageError(f"--output {args.output}: use a name ending in .md (the Markdown report) or .json "
+                         "(the result object)")
+    if args.json or args.agent:
+        raise UsageError("--output picks the format from its suffix: leave out --json and --agent")
+    if path.is_dir():
+        raise UsageError(f"--output {args.output} is a folder: give a file name ending in .md or .json")
+    return path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """A half-written file is worse than none: write beside it, then rename over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
+                  err: Console) -> None:
+    from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
+    from satiate.nodes.report import build_result
+
+    result = build_result(state_values, thread_id)
+    target = output_path(args)
+    if target is not None:
+        kind = OUTPUT_SUFFIXES[target.suffix.lower()]
+        text = result.report if kind == "report" else json_safe_for_terminal(result.model_dump_json(indent=2)) + "\n"
+        _write_atomically(target, text)
+        _say(err, f"{kind} written to {target}")
+    elif args.agent:  # seed 002 §5.5: summary plus only the sources the gated claims cite
+        from satiate.state.contracts import AgentResponse
+
+        sys.stdout.write(json_safe_for_terminal(AgentResponse.from_result(result).model_dump_json(indent=2)) + "\n")
+    elif args.json:
+        sys.stdout.write(json_safe_for_terminal(result.model_dump_json(indent=2)) + "\n")
+    elif out.is_terminal:
+        from rich.markdown import Markdown
+
+        out.print(Markdown(strip_terminal_escapes(result.report)))
+    else:  # a pipe or a file: the Markdown itself, for the next program to read
+        sys.stdout.write(result.report)
+        sys.stdout.flush()
+
 
 # --- commands -----------------------------------------------------------------------------------------------------------
-def _open(settings: Settings):
+def _open(settings: Any) -> Any:
     """The run store: SQLite in the data directory, or the ``SATIATE_CHECKPOINT_URL`` (e.g. PostgreSQL)."""
     from satiate.graph.checkpoint import open_checkpointer
 
     return open_checkpointer(settings)
 
 
-def _stream(app, payload, config, err: Console) -> None:
+def _unknown_thread(thread_id: str, settings: Any) -> UsageError:
+    from satiate.graph.checkpoint import store_label
+
+    return UsageError(f"unknown thread id {thread_id!r} in {store_label(settings)} (see 'satiate list')")
+
+
+def _stream(app: Any, payload: Any, config: dict[str, Any], err: Console) -> None:
     from satiate.graph.progress import ProgressView, progress_line
 
     with ProgressView(err, progress_line) as view:  # a live totals footer when stderr is a terminal
@@ -80,166 +193,364 @@ def _stream(app, payload, config, err: Console) -> None:
                 view.show(chunk)
 
 
-def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console) -> None:
-    from satiate.nodes.report import build_result
-    from satiate.state.contracts import AgentResponse
+def _preflight(settings: Any, err: Console) -> None:
+    """Fail fast with a clear message: corpus missing, a named model that does not answer."""
+    from rich.markup import escape
 
-    result = build_result(state_values, thread_id)
-    if args.agent:  # seed 002 §5.5: summary plus only the sources the gated claims cite
-        sys.stdout.write(AgentResponse.from_result(result).model_dump_json(indent=2) + "\n")
-    elif args.json:
-        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
-    else:
-        out.print(Markdown(result.report))
-
-
-def _preflight(settings: Settings, err: Console) -> None:
-    """Fail fast with a clear message: corpus missing, engine unavailable."""
     from satiate.graph.deps import engine_for
     from satiate.tools.search.service import search_service_for
 
     service = search_service_for(settings)
     engine = engine_for(settings)
     chain = ", ".join(f"{name} ({service.backends[name].description})" for name in settings.resolved_backends())
-    err.print(f"engine: {engine.label}" + ("  [dim](no model: the deterministic engine decides)[/]"
-                                          if engine.label == "deterministic" else ""), highlight=False)
+    err.print(f"engine: {escape(engine.label)}" + ("  [dim](no model: the deterministic engine decides)[/]"
+                                                  if engine.label == "deterministic" else ""), highlight=False)
     notice = getattr(engine, "notice", None)  # the model probe's outcome, e.g. "start it with `ollama serve`"
     if notice:
-        err.print(f"model: {notice}", highlight=False, markup=False)
+        _say(err, f"model: {notice}")
     if settings.metrics_port is not None:
         from satiate.tools.metrics import metrics_for
 
         metrics_for(settings)
         err.print(f"metrics: Prometheus on 127.0.0.1:{settings.metrics_port}", highlight=False)
-    err.print(f"search: {chain}", highlight=False)
+    _say(err, f"search: {chain}")
+    for backend in service.backends.values():  # e.g. "skipped 2 malformed lines in notes.jsonl (first: line 7: ...)"
+        for line in getattr(backend, "notices", []):
+            _say(err, f"corpus: {line}")
+    if "web" in settings.resolved_backends():
+        from satiate.tools.fetch import extraction_degraded
+
+        degraded = extraction_degraded()
+        if degraded:
+            _say(err, f"warning: {degraded}")
+
+
+def _graph_config(thread_id: str) -> dict[str, Any]:
+    from satiate.graph.builder import RECURSION_LIMIT
+
+    return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
 
 
 def command_run(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from satiate.graph.builder import RECURSION_LIMIT, build_graph
+    from rich.markup import escape
+
+    from satiate.graph.builder import build_graph
+    from satiate.graph.checkpoint import run_lock
     from satiate.nodes.plan import check_question
 
     overrides = overrides_from(args)
-    settings = resolve_settings(overrides)
+    settings = _settings(args)
     check_question(args.question, settings.max_question_chars)
+    output_path(args)
     thread_id = args.thread_id or str(uuid.uuid4())  # a UUID, so the LangGraph server and Studio accept it too
     _preflight(settings, err)
-    with _open(settings) as saver:
+    with _open(settings) as saver, run_lock(settings.data_path, thread_id):
         app = build_graph(checkpointer=saver)
-        config = {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+        config = _graph_config(thread_id)
         if app.get_state(config).values:
-            raise UsageError(f"thread {thread_id} already exists: use 'satiate resume {thread_id}' or 'satiate show {thread_id}'")
-        err.print(f"thread: [bold]{thread_id}[/]  (resume with: satiate resume {thread_id})", highlight=False)
+            raise UsageError(f"thread {thread_id} already exists: use 'satiate resume {thread_id}' or "
+                             f"'satiate show {thread_id}'")
+        err.print(f"thread: [bold]{escape(thread_id)}[/]  (resume with: satiate resume {escape(thread_id)})",
+                  highlight=False)
         return _drive(app, {"question": args.question, "settings": overrides}, config, thread_id, args, out, err)
 
 
-def _drive(app, payload, config, thread_id: str, args, out: Console, err: Console) -> int:
+def _failed_tasks(snapshot: Any) -> list[str]:
+    return [task.name for task in snapshot.tasks if task.error is not None] or list(snapshot.next)
+
+
+def _drive(app: Any, payload: Any, config: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
+           err: Console) -> int:
+    from satiate.graph.checkpoint import RunInProgress, is_finished
+
     try:
         _stream(app, payload, config, err)
     except KeyboardInterrupt:
-        err.print(f"interrupted; resume with: satiate resume {thread_id}")
+        _say(err, f"interrupted; resume with: satiate resume {thread_id}")
         return EXIT_INTERRUPTED
-    except (SettingsError, UsageError):
+    except (UsageError, RunInProgress):  # another run writes this thread: refused before any step, exit 2
         raise
     except Exception as exc:
-        snapshot = app.get_state(config)
-        where = ", ".join(snapshot.next) or "?"
-        err.print(f"[red]error[/] in {where}: {type(exc).__name__}: {exc}", highlight=False)
-        err.print(f"the run is checkpointed; resume with: satiate resume {thread_id}", highlight=False)
+        from satiate.state.settings import SettingsError
+
+        if isinstance(exc, SettingsError):
+            raise
+        where = ", ".join(_failed_tasks(app.get_state(config))) or "?"
+        _say(err, f"error in {where}: {type(exc).__name__}: {exc}")
+        _say(err, f"the run is checkpointed; resume with: satiate resume {thread_id}")
         return EXIT_FAILED
     snapshot = app.get_state(config)
-    _print_result(snapshot.values, thread_id, args, out)
+    if not is_finished(snapshot.values):  # the stream ended without finalize: nothing in satiate's graph does this
+        _say(err, f"the run stopped before it finished; resume with: satiate resume {thread_id}")
+        return EXIT_FAILED
+    _print_result(snapshot.values, thread_id, args, out, err)
     return EXIT_OK
 
 
-def command_resume(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from satiate.graph.builder import RECURSION_LIMIT, build_graph
+def _run_settings(values: dict[str, Any]) -> Any:
+    """The settings a stored run decides with: frozen at planning, or (stopped before planning) its own overrides."""
+    from satiate.state.settings import Settings, resolve_settings
 
-    settings = resolve_settings(overrides_from(args))
+    if "resolved_settings" in values:
+        return Settings.model_validate(values["resolved_settings"])
+    return resolve_settings(values.get("settings") or {})
+
+
+def command_resume(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from satiate.graph.builder import build_graph
+    from satiate.graph.checkpoint import is_finished, run_lock
+
+    settings = _settings(args)
+    output_path(args)
     with _open(settings) as saver:
         app = build_graph(checkpointer=saver)
-        config = {"configurable": {"thread_id": args.thread_id}, "recursion_limit": RECURSION_LIMIT}
-        snapshot = app.get_state(config)
-        if not snapshot.values:
-            raise UsageError(f"unknown thread id {args.thread_id!r} in {settings.data_path} (see 'satiate list')")
-        if not snapshot.next:
-            err.print(f"thread {args.thread_id} already finished; showing it.")
-            _print_result(snapshot.values, args.thread_id, args, out)
-            return EXIT_OK
-        err.print(f"resuming thread {args.thread_id} at: {', '.join(snapshot.next)}", highlight=False)
-        return _drive(app, None, config, args.thread_id, args, out, err)
+        config = _graph_config(args.thread_id)
+        if not app.get_state(config).values:
+            raise _unknown_thread(args.thread_id, settings)
+        with run_lock(settings.data_path, args.thread_id):
+            snapshot = app.get_state(config)  # again, now that no other process can be moving it on
+            if is_finished(snapshot.values):
+                _say(err, f"thread {args.thread_id} already finished; showing it.")
+                _print_result(snapshot.values, args.thread_id, args, out, err)
+                return EXIT_OK
+            _preflight(_run_settings(snapshot.values), err)
+            # An empty `next` with no result: the last step's writes were saved, the next checkpoint was not.
+            where = ", ".join(snapshot.next) or "the step after the last one saved"
+            _say(err, f"resuming thread {args.thread_id} at: {where}")
+            return _drive(app, None, config, args.thread_id, args, out, err)
 
 
 def command_show(args: argparse.Namespace, out: Console, err: Console) -> int:
     from satiate.graph.builder import build_graph
+    from satiate.graph.checkpoint import is_running, run_status
 
-    settings = resolve_settings(overrides_from(args))
+    settings = _settings(args)
+    output_path(args)
     with _open(settings) as saver:
         app = build_graph(checkpointer=saver)
         snapshot = app.get_state({"configurable": {"thread_id": args.thread_id}})
         if not snapshot.values:
-            raise UsageError(f"unknown thread id {args.thread_id!r} in {settings.data_path} (see 'satiate list')")
-        if snapshot.next:
-            err.print(f"thread {args.thread_id} is unfinished (next: {', '.join(snapshot.next)}); showing what it has.")
+            raise _unknown_thread(args.thread_id, settings)
+        status = run_status(snapshot, is_running(settings.data_path, args.thread_id))
+        if status != "finished":
+            at = f", next: {', '.join(snapshot.next)}" if snapshot.next else ""
+            _say(err, f"thread {args.thread_id} is unfinished ({status}{at}); showing what it has.")
         if "resolved_settings" not in snapshot.values:
             raise UsageError(f"thread {args.thread_id} stopped before planning; resume it first")
-        _print_result(snapshot.values, args.thread_id, args, out)
-        if args.plot:
-            from satiate.graph.plot import plot_rounds
+        if args.plot:  # checked first: a bad --plot must not leave a report written and an exit code 2
+            from satiate.graph.plot import plot_file_name, plot_rounds
 
             try:
-                written = plot_rounds(snapshot.values.get("rounds", []), Path(args.plot), snapshot.values["question"])
+                written = plot_rounds(snapshot.values.get("rounds", []), Path(args.plot), snapshot.values["question"],
+                                      name=plot_file_name(args.thread_id))
             except (RuntimeError, ValueError) as exc:
                 raise UsageError(str(exc)) from None
-            err.print(f"plot written to {written}", highlight=False)
+            _print_result(snapshot.values, args.thread_id, args, out, err)
+            _say(err, f"plot written to {written}")
+        else:
+            _print_result(snapshot.values, args.thread_id, args, out, err)
         return EXIT_OK
 
 
-def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from rich.table import Table
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat()
 
+
+def run_rows(saver: Any, data_dir: Path) -> list[dict[str, Any]]:
+    """One row per stored run, the most recently started first (what ``satiate list --json`` prints)."""
     from satiate.graph.builder import build_graph
-    from satiate.graph.checkpoint import thread_ids
+    from satiate.graph.checkpoint import is_running, run_status, step_errors, stored_threads
 
-    settings = resolve_settings(overrides_from(args))
+    app = build_graph(checkpointer=saver)
+    rows = []
+    for thread in stored_threads(saver):
+        snapshot = app.get_state({"configurable": {"thread_id": thread.thread_id}})
+        values = snapshot.values
+        errors = step_errors(snapshot)
+        rows.append({
+            "thread_id": thread.thread_id,
+            "status": run_status(snapshot, is_running(data_dir, thread.thread_id)),
+            "started": _iso(thread.started),
+            "updated": _iso(thread.updated),
+            "question": str(values.get("question", "")),
+            "next": list(snapshot.next),
+            "error": _error_text(errors[0]) if errors else None,
+            "stop_reason": values.get("stop_reason") or None,
+            "claims": len(values.get("claims", [])),
+            "sources": len(values.get("sources", {})),
+        })
+    return rows
+
+
+def _error_text(error: Any) -> str:
+    return error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+
+
+def _local_time(iso: str) -> str:
+    return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from satiate.graph.checkpoint import store_label
+    from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
+
+    settings = _settings(args)
     with _open(settings) as saver:
-        app = build_graph(checkpointer=saver)
-        table = Table("thread", "status", "question", "claims", "sources")
-        for thread_id in thread_ids(saver):
-            snapshot = app.get_state({"configurable": {"thread_id": thread_id}})
-            values = snapshot.values
-            status = "finished" if not snapshot.next else f"stopped before {', '.join(snapshot.next)}"
-            table.add_row(thread_id, status, str(values.get("question", ""))[:60], str(len(values.get("claims", []))),
-                          str(len(values.get("sources", {}))))
-        out.print(table)
+        rows = run_rows(saver, settings.data_path)
+    if args.json:
+        sys.stdout.write(json_safe_for_terminal(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n")
+        return EXIT_OK
+    if not rows:
+        _say(err, f"no runs stored in {store_label(settings)}")
+        return EXIT_OK
+    # Plain columns, thread IDs whole: they are what people copy into `satiate show`. Only the question, last, is
+    # cut, and only to fit a terminal; a pipe gets it whole.
+    id_width = max(len("thread"), *(len(row["thread_id"]) for row in rows))
+    status_width = max(len(status) for status in ("status", *(row["status"] for row in rows)))
+    lines = [f"{'thread':<{id_width}}  {'started':<16}  {'status':<{status_width}}  question"]
+    room = None
+    if out.is_terminal:
+        room = max(LIST_QUESTION_MIN_CHARS, out.width - id_width - 16 - status_width - 6)
+    for row in rows:
+        question = " ".join(strip_terminal_escapes(row["question"]).split())
+        if room is not None and len(question) > room:
+            question = question[:room - 1] + "…"
+        lines.append(f"{strip_terminal_escapes(row['thread_id']):<{id_width}}  {_local_time(row['started'])}  "
+                     f"{row['status']:<{status_width}}  {question}")
+    sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="satiate", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> None:
+    from satiate.graph.checkpoint import delete_thread, forget_run_lock, run_lock
 
-    run = commands.add_parser("run", help="research a question")
+    with run_lock(data_dir, thread_id):  # never delete a run another process is writing
+        delete_thread(saver, thread_id)
+        forget_run_lock(data_dir, thread_id)
+
+
+def _vacuum(saver: Any, settings: Any, err: Console) -> None:
+    from satiate.graph.checkpoint import checkpoint_url, sqlite_path_of, vacuum
+
+    if vacuum(saver):
+        path = sqlite_path_of(checkpoint_url(settings))
+        _say(err, f"compacted {path} (now {path.stat().st_size / 1_048_576:.2f} MiB)")
+    else:
+        _say(err, "--vacuum applies to the SQLite store only; PostgreSQL reclaims the space with autovacuum")
+
+
+def command_delete(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from satiate.graph.checkpoint import has_thread
+
+    settings = _settings(args)
+    with _open(settings) as saver:
+        missing = [thread_id for thread_id in args.thread_ids if not has_thread(saver, thread_id)]
+        if missing:  # all or nothing: a typo in one ID must not leave the others half done
+            raise UsageError(f"unknown thread id {missing[0]!r}: nothing deleted (see 'satiate list')")
+        for thread_id in dict.fromkeys(args.thread_ids):
+            _delete_run(saver, settings.data_path, thread_id)
+            sys.stdout.write(f"deleted {thread_id}\n")
+        if args.vacuum:
+            _vacuum(saver, settings, err)
+    return EXIT_OK
+
+
+def parse_age(text: str) -> float:
+    """``30d``, ``12h``, ``90m``, ``2w``, ``45s`` -> seconds."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text, flags=re.IGNORECASE)
+    if not match:
+        raise UsageError(f"--older-than {text!r}: give a number and a unit (s, m, h, d, w), e.g. 30d or 12h")
+    return float(match.group(1)) * AGE_UNITS_S[match.group(2).lower()]
+
+
+def command_prune(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from satiate.graph.checkpoint import RunInProgress, is_running, stored_threads
+
+    age_s = parse_age(args.older_than)
+    settings = _settings(args)
+    cutoff = time.time() - age_s
+    verb = "would delete" if args.dry_run else "deleted"
+    removed = 0
+    with _open(settings) as saver:
+        for thread in stored_threads(saver):
+            if thread.updated.timestamp() >= cutoff:
+                continue
+            if is_running(settings.data_path, thread.thread_id):
+                _say(err, f"skipped {thread.thread_id}: a satiate process is running it")
+                continue
+            if not args.dry_run:
+                try:
+                    _delete_run(saver, settings.data_path, thread.thread_id)
+                except RunInProgress as exc:  # it started between the check and the delete
+                    _say(err, f"skipped {thread.thread_id}: {exc}")
+                    continue
+            removed += 1
+            sys.stdout.write(f"{verb} {thread.thread_id}  (last step {_local_time(_iso(thread.updated))})\n")
+        if args.vacuum and removed and not args.dry_run:
+            _vacuum(saver, settings, err)
+    _say(err, f"{verb} {removed} run(s) whose last step is older than {args.older_than.strip()}")
+    return EXIT_OK
+
+
+# --- the parser ---------------------------------------------------------------------------------------------------------
+def _add_result_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument("--agent", action="store_true",
+                        help="print the compact answer (summary and cited sources) as JSON")
+    parser.add_argument("--output", metavar="PATH",
+                        help="write to this file instead of stdout: PATH.md the Markdown report, PATH.json the "
+                        "result object")
+
+
+def _add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
+
+
+def _complete_run(parser: argparse.ArgumentParser) -> None:
+    add_setting_flags(parser, parser.add_argument_group("advanced settings (also SATIATE_<NAME> in the environment)"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="satiate", description=__doc__.splitlines()[0],
+        epilog="exit codes: 0 done, 1 the run failed (it is checkpointed: resume it), 2 bad input or a named model "
+        "that does not answer, 130 interrupted")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
+
+    run = commands.add_parser("run", help="research a question", complete=_complete_run)
     run.add_argument("question", help="the question, in quotes")
     run.add_argument("--thread-id", help="thread ID to store the run under (default: a new random one)")
-    run.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    run.add_argument("--agent", action="store_true", help="print the compact answer (summary and cited sources) as JSON")
-    add_setting_flags(run, run.add_argument_group("advanced settings (also SATIATE_<NAME> in the environment)"))
+    _add_result_flags(run)
     run.set_defaults(handler=command_run)
 
-    for name, handler, text in (("resume", command_resume, "continue an interrupted run"),
+    for name, handler, text in (("resume", command_resume, "continue an interrupted or failed run"),
                                 ("show", command_show, "print a run's report")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("thread_id")
-        sub.add_argument("--json", action="store_true", help="print the result as one JSON object")
-        sub.add_argument("--agent", action="store_true", help="print the compact answer (summary and cited sources) as JSON")
-        sub.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
+        _add_result_flags(sub)
+        _add_data_dir(sub)
         if name == "show":
-            sub.add_argument("--plot", metavar="PNG", help="also write the convergence curves to this PNG file")
+            sub.add_argument("--plot", metavar="PNG",
+                             help="also write the convergence curves to this PNG file (into it, for a folder)")
         sub.set_defaults(handler=handler)
 
-    listing = commands.add_parser("list", help="list stored runs")
-    listing.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where runs are stored")
+    listing = commands.add_parser("list", help="list stored runs, the most recently started first")
+    listing.add_argument("--json", action="store_true", help="print a JSON list of objects, one per run")
+    _add_data_dir(listing)
     listing.set_defaults(handler=command_list)
+
+    delete = commands.add_parser("delete", help="delete runs: every checkpoint of the thread")
+    delete.add_argument("thread_ids", nargs="+", metavar="thread_id")
+    delete.add_argument("--vacuum", action="store_true", help="then give the space back to the disk (SQLite)")
+    _add_data_dir(delete)
+    delete.set_defaults(handler=command_delete)
+
+    prune = commands.add_parser("prune", help="delete runs whose last step is older than an age")
+    prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d, 12h, 90m, 2w")
+    prune.add_argument("--dry-run", action="store_true", help="only print what would be deleted")
+    prune.add_argument("--vacuum", action="store_true", help="then give the space back to the disk (SQLite)")
+    _add_data_dir(prune)
+    prune.set_defaults(handler=command_prune)
 
     from satiate.graph.cache_cli import add_cache_parser
 
@@ -248,21 +559,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from rich.console import Console
+
     out = Console()
     err = Console(stderr=True, soft_wrap=True)
-    args = build_parser().parse_args(argv)
     try:
         return args.handler(args, out, err)
-    except (SettingsError, UsageError) as exc:
-        print(f"satiate: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except Exception as exc:  # known input errors raised below the CLI (corpus, question, engine)
+    except Exception as exc:  # bad input, or known input errors raised below the CLI (settings, corpus, engine)
+        from satiate.graph.checkpoint import RunInProgress
         from satiate.graph.deps import EngineUnavailable
+        from satiate.graph.terminal import strip_terminal_escapes
         from satiate.nodes.plan import QuestionError
+        from satiate.state.settings import SettingsError
         from satiate.tools.search.local_corpus import CorpusError
 
-        if isinstance(exc, (QuestionError, CorpusError, EngineUnavailable)):
-            print(f"satiate: {exc}", file=sys.stderr)
+        known = (UsageError, SettingsError, QuestionError, CorpusError, EngineUnavailable, RunInProgress)
+        if isinstance(exc, known):  # the message may quote a thread ID or a question: shown literally
+            print(f"satiate: {strip_terminal_escapes(str(exc))}", file=sys.stderr)
             return EXIT_USAGE
         raise
 

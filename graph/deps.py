@@ -23,9 +23,10 @@ def deterministic_engine() -> DeterministicEngine:
 def engine_for(settings: Settings) -> ResearchEngine:
     """'none' -> the deterministic engine; anything else -> the model engine (with per-call deterministic fallback).
 
-    The model engine is built once per process and settings: Ollama is probed then, not at every node. An
-    unreachable model becomes the deterministic stand-in (which says so in the run's error log and on the CLI) when
-    ``allow_engine_fallback`` is on or llm is 'auto'; otherwise EngineUnavailable with the fix.
+    The model engine is built once per process and settings: Ollama is probed then, not at every node. When llm
+    is 'auto' and no model answers, the deterministic stand-in runs (and says so in the run's error log and on the
+    CLI); a model named explicitly that does not answer raises EngineUnavailable with the fix, whatever
+    ``allow_engine_fallback`` says (that setting covers a model that stops answering during the run).
     """
     roles = (settings.llm_planner, settings.llm_compressor, settings.llm_synthesizer, settings.llm_critic)
     if settings.llm == "none" and all(role in (None, "none") for role in roles):

@@ -15,44 +15,69 @@ from typing import Any
 
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.text import Text
+
+from satiate.graph.terminal import strip_terminal_escapes
 
 REFRESH_PER_SECOND = 8
 
 
+def _text(value: Any, limit: int | None = None) -> str:
+    """A value from the run (a query, a URL, a backend's message) as literal text: no escape sequence, no markup."""
+    return escape(strip_terminal_escapes(str(value))[:limit])
+
+
+def _quoted(value: Any, limit: int) -> str:
+    return escape(repr(strip_terminal_escapes(str(value))[:limit]))
+
+
+def _listed(values: Any) -> str:
+    return ", ".join(_text(value) for value in values)
+
+
 def progress_line(event: dict[str, Any]) -> str | None:
+    """One rich-markup line for an event. Queries, URLs and reasons come from the question and the corpus, so they
+    are shown as plain text: escape sequences removed and ``[`` escaped (a URL ending in ``[/]`` is not markup)."""
     kind = event.get("event")
     if kind == "plan":
-        return f"[bold]plan[/] {len(event['queries'])} queries · engine {event['engine']} · backends {', '.join(event['backends'])}"
+        return (f"[bold]plan[/] {len(event['queries'])} queries · engine {_text(event['engine'])} · "
+                f"backends {_listed(event['backends'])}")
     if kind == "search":
         cached = " (cache)" if event.get("cached") else ""
-        return (f"  search [{event['angle']}] {event['query'][:70]!r} → {event['backend']}: {event['outcome']}, "
-                f"{event['hits']} hits{cached}")
+        error = f" [red]({_text(event['error'])})[/]" if event.get("error") else ""  # ProgressView keeps it once per reason
+        return (f"  search \\[{_text(event['angle'])}] {_quoted(event['query'], 70)} → {_text(event['backend'])}: "
+                f"{_text(event['outcome'])}, {event['hits']} hits{cached}{error}")
     if kind == "round":
         return f"[bold]round[/] cycle {event['cycle']} round {event['round']}: {len(event['queries'])} queries"
     if kind == "fallback":
-        return f"  [yellow]fallback[/] {', '.join(event['failed'])} failed → {event['served_by']} served {event['query'][:60]!r}"
+        return (f"  [yellow]fallback[/] {_listed(event['failed'])} failed → {_text(event['served_by'])} served "
+                f"{_quoted(event['query'], 60)}")
     if kind == "enrich_skip":
-        return f"  skip reading {event['url'][:70]} ({event['reason']}, overlap {event['overlap']:.0%})"
+        return f"  skip reading {_text(event['url'], 70)} ({_text(event['reason'])}, overlap {event['overlap']:.0%})"
     if kind == "page":
-        return f"  read {event['url'][:70]}: {event['outcome']}, {event['chars']} chars" + (" (store)" if event.get("from_store") else "")
+        return (f"  read {_text(event['url'], 70)}: {_text(event['outcome'])}, {event['chars']} chars"
+                + (" (store)" if event.get("from_store") else ""))
     if kind == "quality_floor":
-        return f"  [yellow]quality floor[/] {event['chars']} chars → fallback {event['fallback']!r}"
+        return f"  [yellow]quality floor[/] {event['chars']} chars → fallback {_quoted(event['fallback'], 70)}"
     if kind == "gate":
         draw = f" draw={event['draw']:.3f}" if event.get("draw") is not None else ""
         return (f"[bold]novelty[/] cycle {event['cycle']} round {event['round']}: score {event['score']}/10 "
-                f"({event['new_hits']} new of {event['total_hits']}) → {event['decision']} ({event['reason']}){draw}")
+                f"({event['new_hits']} new of {event['total_hits']}) → {_text(event['decision'])} "
+                f"({_text(event['reason'])}){draw}")
     if kind == "compress":
         return f"[bold]compress[/] +{event['new_sources']} sources, knowledge {event['knowledge_chars']} chars"
     if kind == "reflect":
-        return f"[bold]reflect[/] sufficient={event['sufficient']} confidence={event['confidence']:.2f}, {len(event['next_queries'])} next queries"
+        return (f"[bold]reflect[/] sufficient={event['sufficient']} confidence={event['confidence']:.2f}, "
+                f"{len(event['next_queries'])} next queries")
     if kind == "synthesize":
         return f"[bold]synthesize[/] {event['claims']} claims kept, {event['cut']} cut by the grounding gate"
     if kind == "critic":
         return (f"[bold]critic[/] cycle {event['cycle']}: {event['material_gaps']} material gaps, sign-off "
                 f"{'yes' if event['signoff'] else 'no'} ({event['clean_signoffs']} in a row)")
     if kind == "finalize":
-        return f"[bold]done[/] {event['claims']} claims from {event['sources']} sources · {event['stop_reason']}"
+        return (f"[bold]done[/] {event['claims']} claims from {event['sources']} sources · "
+                f"{_text(event['stop_reason'])}")
     return None
 
 
@@ -111,6 +136,7 @@ class ProgressView:
         self.line_for = line_for
         self.tally = RunTally()
         self._live: Live | None = None
+        self._failures_shown: set[tuple[str, str]] = set()  # (backend, reason): each said once, not per query
 
     def __enter__(self) -> ProgressView:
         if self.console.is_terminal:
@@ -127,6 +153,11 @@ class ProgressView:
 
     def show(self, event: dict[str, Any]) -> None:
         self.tally.add(event)
+        if event.get("event") == "search" and event.get("error"):
+            failure = (str(event.get("backend")), str(event["error"]))
+            if failure in self._failures_shown:
+                event = {key: value for key, value in event.items() if key != "error"}
+            self._failures_shown.add(failure)
         line = self.line_for(event)
         if line:
             self.console.print(line, highlight=False)  # above the footer while it is live

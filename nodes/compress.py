@@ -65,10 +65,13 @@ def read_fresh_web_hits(hits: list[Hit], state: ResearchState, settings: Setting
 
 def reading_errors(reading: ReadingReport, state: ResearchState) -> list[ErrorRecord]:
     """Pages that could not be read are errors on record (a dead link, a refused address, a time-out)."""
-    return [error_record("compress", f"page_{page.outcome}", f"{page.url}: {page.error or page.outcome}",
-                         retryable=page.outcome == "failed", cycle=state.get("cycle", 1),
-                         round=state.get("search_round", 0))
-            for page in reading.pages if not page.readable and not page.from_store]
+    where = {"cycle": state.get("cycle", 1), "round": state.get("search_round", 0)}
+    failed = [error_record("compress", f"page_{page.outcome}", f"{page.url}: {page.error or page.outcome}",
+                           retryable=page.outcome == "failed", **where)
+              for page in reading.pages if not page.readable and not page.from_store]
+    # a degraded reading (no main-text extractor, an unusable charset) is said, never silent
+    return failed + [error_record("compress", "page_degraded", note, retryable=False, **where)
+                     for note in reading.notices()]
 
 
 def make_compress_node(deps: Dependencies):

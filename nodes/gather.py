@@ -16,7 +16,12 @@ from satiate.engine.text import normalize_query, simplify_query
 from satiate.nodes.common import Dependencies, emit, error_record
 from satiate.state.records import Hit, QueryPlan, SearchRecord
 from satiate.state.settings import Settings
+from satiate.tools.search.base import failure_reason
 from satiate.tools.search.service import SearchAttempt
+
+WEB_UNREACHED_NOTE = "The web could not be reached ({reason}); this answer comes from {served_by} only."
+WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no other source answered."
+FALLBACK_NAMES = {"builtin": "the built-in offline corpus (Python's own documentation)", "corpus": "the local corpus"}
 
 
 class GatherTask(TypedDict):
@@ -55,6 +60,23 @@ def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, durati
     return record
 
 
+def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
+    """The note an answer carries when the web was searched but never answered: every web search of the run failed.
+
+    The run goes on with the next backends of the chain, so this is not degraded mode (which stops the run); the
+    answer is still marked degraded, and says where it came from instead.
+    """
+    web = [r for r in records if r["backend"] == "web"]
+    if not web or any(r["outcome"] in ("ok", "empty") for r in web):
+        return None
+    reason = failure_reason(next((r["error"] for r in web if r.get("error")), "") or "every web search failed")
+    answered = sorted({r["backend"] for r in records if r["outcome"] in ("ok", "empty")})
+    if not answered:
+        return WEB_UNREACHED_ALONE_NOTE.format(reason=reason)
+    served_by = " and ".join(FALLBACK_NAMES.get(name, f"the {name} backend") for name in answered)
+    return WEB_UNREACHED_NOTE.format(reason=reason, served_by=served_by)
+
+
 def make_gather_node(deps: Dependencies):
     def gather(task: GatherTask) -> dict[str, Any]:
         settings = Settings.model_validate(task["resolved_settings"])
@@ -80,8 +102,10 @@ def make_gather_node(deps: Dependencies):
                 for message in attempt.attempt_errors:
                     errors.append(error_record("gather", "search_retry", message, retryable=True, cycle=task["cycle"],
                                                round=task["round"], query=query["query"]))
+                failed = attempt.outcome not in ("ok", "empty")
                 emit("search", query=query["query"], angle=query["angle"], backend=backend, outcome=attempt.outcome,
-                     hits=len(record["hits"]), cached=attempt.cached)
+                     hits=len(record["hits"]), cached=attempt.cached,
+                     **({"error": failure_reason(attempt.error or "")} if failed else {}))
                 if attempt.outcome in ("ok", "empty"):
                     if failed_on:  # seed 002 tier 4: a fallback backend served this query
                         emit("fallback", query=query["query"], failed=failed_on, served_by=backend)

@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+from satiate.engine.text import sentences, truncate
+from satiate.nodes.gather import web_unreached_note
 from satiate.state.contracts import ClaimOut, ResearchResult, SourceOut
 from satiate.state.schema import ResearchState
 from satiate.tools.metrics import run_metrics
+from satiate.tools.text_safety import instruction_like
+
+SCAN_CHARS = 20_000
 
 DEGRADED_NOTE = "Search capabilities were limited; answer is based on partial information."
+
+
+def degraded_note(state: ResearchState) -> str | None:
+    """Why the answer rests on partial information (degraded mode, or a web that was wanted but never reached),
+    or None; the answer is marked degraded exactly when there is a note."""
+    notes = [web_unreached_note(state.get("search_results", [])),
+             DEGRADED_NOTE if state.get("degraded_mode") else None]
+    return " ".join(note for note in notes if note) or None
+
+
+def suspicion(text: str) -> str | None:
+    """Why a source looks like it addresses the reader or a model with instructions (prompt injection), or None."""
+    for sentence in sentences(text[:SCAN_CHARS]):
+        reason = instruction_like(sentence.text)
+        if reason:
+            return f"{reason}: \"{truncate(sentence.text, 120)}\""
+    return None
 
 
 def citation_numbers(state: ResearchState) -> dict[str, int]:
@@ -24,38 +46,84 @@ def citation_numbers(state: ResearchState) -> dict[str, int]:
     return numbering
 
 
+TAG_ORDER = ("contradicted", "verified_primary", "verified_multi", "unverified_single")
+
+
+def source_tag(tags: set[str]) -> str:
+    """One tag per source: the claims citing it may be tagged differently, and the strongest (or a dispute) is
+    what the reader needs, not "unverified_single, verified_multi" side by side."""
+    ranked = [t for t in TAG_ORDER if t in tags]
+    return ranked[0] if ranked else ", ".join(sorted(tags))
+
+
 def cite(ids: list[str], numbering: dict[str, int]) -> str:
     return "".join(f"[{numbering[i]}]" for i in ids if i in numbering)
 
 
+def cited_sentence(claim: dict, numbering: dict[str, int]) -> str:
+    """A claim as a sentence with its citation before the full stop: "Harbor Works was founded ... by Ada Pell [2]"."""
+    return f"{claim['claim'].rstrip().rstrip('.!;:')} {cite(claim['source_ids'], numbering)}".rstrip()
+
+
+def lead_paragraph(state: ResearchState, numbering: dict[str, int]) -> str:
+    """The answer's first sentence: the short answer with the claim that states it, or a plain abstention."""
+    claims = state.get("claims", [])
+    short = state.get("short_answer") or {}
+    stating = [c for c in claims if c.get("role") == "answer"]
+    if not claims:
+        return ("The sources read do not support an answer: no claim could be grounded in them, so satiate gives none "
+                "rather than an unsupported one.")
+    if short.get("text") and stating:
+        shown = short["text"][:1].upper() + short["text"][1:] if short.get("kind") == "yes_no" else short["text"]
+        return f"**{shown}** — " + "; ".join(cited_sentence(c, numbering) for c in stating) + "."
+    if short.get("kind") == "description" and stating:
+        return cited_sentence(stating[0], numbering) + "."
+    reason = short.get("reason") or "no claim states an answer to the question itself"
+    return f"The sources read do not support a direct answer ({reason.rstrip('.')})."
+
+
 def answer_markdown(state: ResearchState) -> str:
+    """Answer first, then the chain that leads to it, then what else the sources say; every sentence cited."""
     numbering = citation_numbers(state)
     claims = state.get("claims", [])
-    if not claims:
-        body = "No claim could be grounded in the sources read, so satiate gives no answer rather than an unsupported one."
-    else:
-        body = " ".join(f"{c['claim'].rstrip()} {cite(c['source_ids'], numbering)}" for c in claims)
-    if state.get("degraded_mode"):
-        body = f"> {DEGRADED_NOTE}\n\n{body}"
-    return body
+    short = state.get("short_answer") or {}
+    paragraphs = [lead_paragraph(state, numbering)]
+    note = degraded_note(state)  # degraded mode, or a web that was wanted but never reached
+    if note:
+        paragraphs.append(f"> {note}")
+    hops = [c for c in claims if c.get("role") == "hop"]
+    if hops:
+        paragraphs.append("How the sources lead there: " + " ".join(cited_sentence(c, numbering) + "." for c in hops))
+    shown_in_lead = short.get("text") or short.get("kind") == "description"
+    rest = [c for c in claims if c.get("role", "claim") == "claim" or (c.get("role") == "answer" and not shown_in_lead)]
+    if rest:
+        paragraphs.append(" ".join(cited_sentence(c, numbering) + "." for c in rest))
+    return "\n\n".join(paragraphs)
 
 
-def gate_line(counters: dict[str, int]) -> str:
-    """The grounding gate's totals over every synthesis of the run (seed 003 §6), with its support pass rate."""
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def gate_line(counters: dict[str, int], shown: int, syntheses: int) -> str:
+    """The grounding gate's totals over every synthesis of the run (seed 003 §6), kept apart from the claims shown."""
     passed, cut = counters.get("claims_passed", 0), counters.get("claims_cut", 0)
     rate = f"{passed / (passed + cut):.0%}" if passed + cut else "n/a"
-    return (f"Grounding gate: {passed} claims passed, {cut} cut (support pass rate {rate}); "
-            f"{counters.get('citations_unsupported', 0)} unsupported and "
-            f"{counters.get('citations_hallucinated', 0)} hallucinated citations removed.")
+    over = "1 synthesis" if syntheses == 1 else f"{syntheses} syntheses"
+    return (f"Grounding gate, over {over}: "
+            f"{plural(passed, 'claim')} passed and {cut} cut (support pass rate {rate}); the answer shows the last "
+            f"synthesis's {plural(shown, 'claim')}. {plural(counters.get('citations_unsupported', 0), 'unsupported citation')}"
+            f" and {plural(counters.get('citations_hallucinated', 0), 'hallucinated citation')} removed.")
 
 
 def model_lines(counters: dict[str, int], tokens: int) -> list[str]:
     """How the model behaved (seed 002 §17), when a model was asked at all."""
     if not counters.get("model_calls") and not counters.get("model_fallbacks"):
         return []
-    return [f"Model: {counters.get('model_calls', 0)} calls, {tokens} tokens, {counters.get('model_repairs', 0)} "
-            f"answers repaired, {counters.get('model_retries', 0)} re-asked, {counters.get('model_fallbacks', 0)} "
-            "decisions made by the deterministic engine instead.", ""]
+    return [f"Model: {plural(counters.get('model_calls', 0), 'call')}, {plural(tokens, 'token')}, "
+            f"{plural(counters.get('model_repairs', 0), 'answer')} repaired, {counters.get('model_retries', 0)} "
+            f"re-asked, {plural(counters.get('model_fallbacks', 0), 'decision')} made by the deterministic engine "
+            "instead.", ""]
 
 
 def rounds_table(state: ResearchState) -> str:
@@ -100,9 +168,9 @@ def report_markdown(state: ResearchState) -> str:
         f"Engine: {state.get('engine', '?')}. Backends that answered: {', '.join(backends) or 'none'}. "
         f"Searches: {len(searches)} ({sum(1 for r in searches if r['outcome'].startswith('failed'))} failed). "
         f"Angles: {', '.join(angles) or 'none'}. Stopped: {state.get('stop_reason', '?')}."
-        + (" Degraded mode: yes." if state.get("degraded_mode") else ""),
+        + (" Degraded mode: yes." if degraded_note(state) else ""),
         "",
-        gate_line(state.get("counters", {})),
+        gate_line(state.get("counters", {}), len(state.get("claims", [])), max(1, len(state.get("rounds", [])))),
         "",
         *model_lines(state.get("counters", {}), state.get("tokens_used", 0)),
         rounds_table(state),
@@ -121,7 +189,9 @@ def report_markdown(state: ResearchState) -> str:
         source = by_id[source_id]
         where = source["url"] or source.get("doc_id") or source["key"]
         doc = f" (doc {source['doc_id']})" if source.get("doc_id") and source.get("url") else ""
-        parts.append(f"- [{n}] {source['title']} — {where}{doc} — {', '.join(sorted(tags.get(source_id, [])))}")
+        flag = suspicion(source["text"])
+        parts.append(f"- [{n}] {source['title']} — {where}{doc} — {source_tag(tags.get(source_id, set()))}"
+                     + (f" — suspicious: {flag}" if flag else ""))
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -138,6 +208,8 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
     return ResearchResult(
         thread_id=thread_id,
         question=state["question"],
+        short_answer=(state.get("short_answer") or {}).get("text"),
+        short_answer_reason=(state.get("short_answer") or {}).get("reason", ""),
         answer=answer_markdown(state),
         report=report_markdown(state),
         claims=[ClaimOut(**claim) for claim in state.get("claims", [])],
@@ -146,13 +218,13 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
         sources=[
             SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=s["text"],
                       backend=s["backend"], read_kind=s["read_kind"], doc_id=s.get("doc_id"),
-                      verification=tags.get(s["id"], []))
+                      verification=tags.get(s["id"], []), suspicious=suspicion(s["text"]))
             for s in sources
         ],
         rounds=list(state.get("rounds", [])),
         open_questions=list(state.get("open_questions", [])),
         errors=list(state.get("error_log", [])),
-        degraded=bool(state.get("degraded_mode")),
+        degraded=degraded_note(state) is not None,
         engine=state.get("engine", ""),
         backends_used=sorted({r["backend"] for r in searches if r["outcome"] in ("ok", "empty")}),
         stop_reason=state.get("stop_reason", ""),

@@ -21,8 +21,26 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.state.records import ContradictionRecord, OpenQuestion
+from satiate.state.contracts import SynthesisResponse
+from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord
 from satiate.state.schema import ResearchState
+
+
+def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord]) -> ShortAnswerRecord:
+    """The short answer survives only with a gated claim that states it; otherwise the run says why it has none."""
+    kind = synthesis.answer_kind
+    text = (synthesis.short_answer or "").strip() or None
+    if text is None:
+        return ShortAnswerRecord(text=None, kind=kind, reason=synthesis.abstain_reason or
+                                 "the sources read do not state an answer")
+    stating = [c for c in claims if c.get("role") == "answer"]
+    if not stating:
+        return ShortAnswerRecord(text=None, kind=kind, reason=f"the sentence that stated '{text}' did not pass the "
+                                 "grounding gate")
+    compared = kind in ("yes_no", "choice")  # the answer is a verdict on the statements, not a span of them
+    if not compared and not any(text.lower() in c["claim"].lower() for c in stating):
+        return ShortAnswerRecord(text=None, kind=kind, reason=f"'{text}' is not stated by the claim that cites it")
+    return ShortAnswerRecord(text=text, kind=kind, reason="")
 
 
 def make_synthesize_node(deps: Dependencies):
@@ -49,9 +67,12 @@ def make_synthesize_node(deps: Dependencies):
             for c in synthesis.contradictions
             if any(i in kept_ids for i in c.source_ids)
         ]
-        emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids)
+        short = gated_short_answer(synthesis, gate.claims)
+        emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
+             short_answer=short["text"])
         update: dict[str, Any] = {
             "claims": gate.claims,
+            "short_answer": short,
             "contradictions": contradictions,
             "key_actors": key_actors(state["question"], view_of(state).sources),
             "claims_cut": len(gate.cut),

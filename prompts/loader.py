@@ -21,7 +21,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 TASKS = ("plan", "plan_query", "novelty", "compress", "reflect", "critic", "synthesize")
 DATA_TAGS = ("question", "target", "executed", "knowledge", "results", "searches", "thin", "sources", "source",
-             "claims")
+             "claims", "evidence")
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 _OUR_TAGS = re.compile(r"<\s*(/?)\s*(" + "|".join(DATA_TAGS) + r")\b", re.I)
 

@@ -58,6 +58,8 @@ class ClaimDraft(BaseModel):
     claim: str = Field(min_length=1)
     source_ids: list[str] = Field(default_factory=list)
     confidence: Literal["high", "med", "low"] = "med"
+    role: Literal["answer", "hop", "claim"] = Field(
+        "claim", description="'answer': states the short answer; 'hop': a step of the chain that leads to it.")
 
 
 class ContradictionDraft(BaseModel):
@@ -71,8 +73,16 @@ class ContradictionDraft(BaseModel):
 
 
 class SynthesisResponse(BaseModel):
-    """Seed 002 §5.3 with seed 003 §5: claims tagged with source ids, contradictions resolved, open questions."""
+    """Seed 002 §5.3 with seed 003 §5: claims tagged with source ids, contradictions resolved, open questions.
 
+    ``short_answer`` is the answer itself in a few words, stated by the claim whose role is "answer" (for a yes/no
+    or two-option question, the statements compared); ``None`` with ``abstain_reason`` when the sources do not
+    support one.
+    """
+
+    short_answer: str | None = Field(None, description="The answer in a few words: a name, date, number, yes/no.")
+    answer_kind: str = Field("", description="What the question asks for: person, date, number, place, name, ...")
+    abstain_reason: str = Field("", description="Why there is no short answer, when there is none.")
     claims: list[ClaimDraft] = Field(default_factory=list)
     contradictions: list[ContradictionDraft] = Field(default_factory=list)
     open_questions: list[str] = Field(default_factory=list)
@@ -128,6 +138,8 @@ class SourceOut(BaseModel):
     read_kind: str
     doc_id: str | None = None
     verification: list[str] = Field(default_factory=list)
+    suspicious: str | None = Field(None, description="Why this source looks like it tries to instruct the reader or "
+                                   "a model (its instruction-like sentences are never claims), or null.")
 
 
 class ClaimOut(BaseModel):
@@ -136,6 +148,7 @@ class ClaimOut(BaseModel):
     confidence: str
     verification: str
     support: list[dict]
+    role: str = "claim"
 
 
 class ResearchResult(BaseModel):
@@ -143,6 +156,9 @@ class ResearchResult(BaseModel):
 
     thread_id: str | None
     question: str
+    short_answer: str | None = Field(None, description="The answer in a few words, or null when the sources read do "
+                                     "not support one (see short_answer_reason).")
+    short_answer_reason: str = Field("", description="Why there is no short answer, when there is none.")
     answer: str
     report: str
     claims: list[ClaimOut]
@@ -167,10 +183,13 @@ class ResearchResult(BaseModel):
 class AgentResponse(BaseModel):
     """Seed 002 §5.5: the compact external answer; sources come only from citations that passed the gate."""
 
+    short_answer: str | None = None
+    short_answer_reason: str = ""
     summary: str
     sources: list[SourceOut]
 
     @classmethod
     def from_result(cls, result: ResearchResult) -> AgentResponse:
         cited = {source_id for claim in result.claims for source_id in claim.source_ids}
-        return cls(summary=result.answer, sources=[s for s in result.sources if s.id in cited])
+        return cls(short_answer=result.short_answer, short_answer_reason=result.short_answer_reason,
+                   summary=result.answer, sources=[s for s in result.sources if s.id in cited])

@@ -110,6 +110,15 @@ class ClaimRecord(TypedDict):
     confidence: Literal["high", "med", "low"]
     support: list[SupportSpan]
     verification: Verification
+    role: NotRequired[Literal["answer", "hop", "claim"]]
+
+
+class ShortAnswerRecord(TypedDict):
+    """The answer in a few words, or ``text`` None with the reason the sources do not support one."""
+
+    text: str | None
+    kind: str
+    reason: str
 
 
 class ContradictionRecord(TypedDict):

@@ -21,6 +21,7 @@ from satiate.state.records import (
     QueryPlan,
     RoundRecord,
     SearchRecord,
+    ShortAnswerRecord,
     SourceRecord,
 )
 
@@ -105,6 +106,7 @@ class ResearchState(TypedDict, total=False):
     confidence: float
     gaps: list[str]
     claims: list[ClaimRecord]
+    short_answer: ShortAnswerRecord
     contradictions: list[ContradictionRecord]
     key_actors: list[dict[str, Any]]
     claims_cut: int

@@ -61,13 +61,23 @@ class Settings(BaseModel):
     backends: list[str] = Field(
         default_factory=lambda: ["auto"],
         description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'web' (DuckDuckGo via "
-        "ddgs), 'builtin' (the offline documentation corpus). 'auto' = the corpus (if given), then web (if enabled), "
-        "then builtin as the last fallback.",
+        "ddgs), 'builtin' (Python's own documentation, offline). 'auto' = the corpus if given, else the web; then "
+        "builtin as the last fallback (see web and offline).",
     )
     corpus: str | None = Field(
         None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
     )
-    web: bool = Field(False, description="Allow web search (DuckDuckGo) when backends is 'auto'.")
+    web: bool | None = Field(
+        None,
+        description="Web search in the 'auto' chain. Unset: searched when no corpus is given. On (--web): also "
+        "searched after a given corpus. Off (--no-web): never.",
+    )
+    offline: bool = Field(
+        False,
+        description="No internet: satiate sends no web search and fetches no web page ('auto' leaves the web out, "
+        "an explicit 'web' backend is refused) and answers from the corpus and the built-in documentation. The "
+        "model is still the one llm names: a local Ollama or GGUF file needs no internet, a hosted provider does.",
+    )
     data_dir: str = Field(
         default_factory=default_data_dir,
         description="Where satiate keeps its checkpoints, search cache and corpus indexes.",
@@ -200,6 +210,13 @@ class Settings(BaseModel):
     )
     llm_synthesizer: str | None = Field(None, description="Model that writes the cited claims; unset: llm.")
     llm_critic: str | None = Field(None, description="Model of the completeness critic; unset: llm.")
+    model_profile: Literal["full", "small"] = Field(
+        "full",
+        description="'full': the model plans, compresses, reflects, critiques and writes the answer. 'small' (for "
+        "a local model of a few billion parameters on a CPU): only the answer is written by the model, from "
+        "numbered sentences it cites by number; planning, compression, reflection and the critic run "
+        "deterministically, which measured faster and better than a 1.5B model doing them.",
+    )
     ollama_base_url: str | None = Field(
         None,
         description="Where Ollama listens; unset: the OLLAMA_HOST environment variable as the Ollama CLI reads it, "
@@ -235,8 +252,9 @@ class Settings(BaseModel):
     )
     allow_engine_fallback: bool = Field(
         True,
-        description="When the model server or model is unreachable, continue on the deterministic engine and say "
-        "so; off: stop with a clear error instead.",
+        description="When a model that answered at the start stops answering during the run, continue that call on "
+        "the deterministic engine and say so; off: stop with a clear error instead (resume later). A model named "
+        "explicitly that does not answer at the start always stops the run (exit 2); only llm='auto' falls back then.",
     )
     model_circuit_failures: int = Field(
         3,
@@ -343,8 +361,19 @@ class Settings(BaseModel):
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser()
 
+    @property
+    def wants_web(self) -> bool:
+        """Whether 'auto' searches the web: not offline, not switched off, and no corpus unless asked (--web)."""
+        if self.offline or self.web is False:
+            return False
+        return bool(self.web) or not self.corpus
+
     def resolved_backends(self) -> list[str]:
-        """Expand 'auto' into the concrete fallback chain."""
+        """Expand 'auto' into the concrete fallback chain: the corpus if given, else the web; then builtin.
+
+        An explicit 'web' stays in the chain even when offline, so that building it fails with a clear message
+        instead of a run quietly searching something else.
+        """
         chain: list[str] = []
         for name in self.backends:
             if name != "auto":
@@ -352,7 +381,7 @@ class Settings(BaseModel):
                 continue
             if self.corpus:
                 chain.append("corpus")
-            if self.web:
+            if self.wants_web:
                 chain.append("web")
             chain.append("builtin")
         return list(dict.fromkeys(chain))

@@ -8,10 +8,18 @@ from pathlib import Path
 import pytest
 
 from satiate.tools.search import service as search_service
+from satiate.tools.search.builtin_corpus import builtin_index_path
+
+
+@pytest.fixture(scope="session")
+def shared_builtin_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the built-in corpus index lives for the whole session: it is Python's documentation, the same for every
+    test, and built (a few seconds) by the first test that searches it."""
+    return tmp_path_factory.mktemp("builtin-corpus") / builtin_index_path(Path(".")).name
 
 
 @pytest.fixture(autouse=True)
-def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_builtin_index: Path) -> Path:
     """Every test gets its own satiate data directory and no settings leaking in from the environment."""
     import os
 
@@ -23,6 +31,13 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # The default engine is 'auto' (Ollama when it answers): a developer's running Ollama must not change what a
     # test sees, so tests use the deterministic engine unless they choose a model themselves.
     monkeypatch.setenv("SATIATE_LLM", "none")
+    # Tests never reach the internet: with no corpus, 'auto' would search the web first. Tests of the web backend
+    # plug in a stand-in or a loopback server and choose their backends themselves.
+    monkeypatch.setenv("SATIATE_OFFLINE", "1")
+    # Each data directory's built-in index is a link to the session's one (SQLite follows it, WAL files included).
+    builtin_index = builtin_index_path(data_dir)
+    builtin_index.parent.mkdir(parents=True)
+    builtin_index.symlink_to(shared_builtin_index)
     reset_process_caches()
     yield data_dir
     reset_process_caches()

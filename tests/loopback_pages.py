@@ -13,7 +13,9 @@ Routes (all GET):
   /trickle          answers at once, then sends the body one line every 0.2 s
   /redirect?to=URL  302 to URL
   /loop/<n>         302 to /loop/<n+1>, forever
-  any path added with ``site.add(path, body, content_type, status)`` (custom pages win)
+  /slow-headers?interval=S  sends the status line, then one header byte every S seconds (for up to 30 s)
+  any path added with ``site.add(path, body, content_type, status)`` (custom pages win), or with
+  ``site.add_raw(path, body_bytes, headers)``: bytes sent as they are, with the given headers (Content-Encoding...)
 """
 
 from __future__ import annotations
@@ -61,7 +63,18 @@ class _Handler(BaseHTTPRequestHandler):
         site = self.server.site
         site.record(path)
         html = "text/html; charset=utf-8"
-        if path in site.custom:
+        if path in site.raw:
+            raw_body, headers = site.raw[path]
+            self.send_response(200)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(raw_body)))
+            self.end_headers()
+            try:
+                self.wfile.write(raw_body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif path in site.custom:
             status, body, content_type = site.custom[path]
             self._send(status, body.encode("utf-8"), content_type)
         elif path.startswith("/article/"):
@@ -87,6 +100,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, article_html("slow").encode(), html)
         elif path == "/trickle":
             self._trickle()
+        elif path == "/slow-headers":
+            self._slow_headers(float(query.get("interval", ["0.2"])[0]))
         elif path == "/redirect":
             self._send(302, b"", html, {"Location": query["to"][0]})
         elif path.startswith("/loop/"):
@@ -126,6 +141,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+    def _slow_headers(self, interval: float) -> None:
+        """A server that never finishes its headers: the status line, then a header value one byte at a time."""
+        started = time.monotonic()
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Slow: ")
+            self.wfile.flush()
+            while time.monotonic() - started < 30:
+                time.sleep(interval)
+                self.wfile.write(b"a")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.server.site.slow_headers_seconds = time.monotonic() - started
+        self.close_connection = True
+
+
 class LoopbackSite:
     """``with LoopbackSite() as site: site.url("/article/a")`` — a threaded server on ``host`` (127.0.0.1 default)."""
 
@@ -138,7 +169,9 @@ class LoopbackSite:
         self.host = host
         self.hits: Counter[str] = Counter()
         self.custom: dict[str, tuple[int, str, str]] = {}
+        self.raw: dict[str, tuple[bytes, dict[str, str]]] = {}
         self.huge_bytes_sent = 0
+        self.slow_headers_seconds = 0.0
         self._lock = threading.Lock()
         self._server = self._Server((host, 0), _Handler)
         self._server.site = self
@@ -151,6 +184,10 @@ class LoopbackSite:
 
     def add(self, path: str, body: str, content_type: str = "text/html; charset=utf-8", status: int = 200) -> str:
         self.custom[path] = (status, body, content_type)
+        return self.url(path)
+
+    def add_raw(self, path: str, body: bytes, headers: dict[str, str]) -> str:
+        self.raw[path] = (body, headers)
         return self.url(path)
 
     def url(self, path: str, host: str | None = None) -> str:

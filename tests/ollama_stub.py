@@ -39,6 +39,11 @@ def quoted_sources(prompt: str) -> list[tuple[str, str]]:
     return [(sid, text.strip()) for sid, text in _SOURCE.findall(prompt)]
 
 
+def evidence_sentences(prompt: str) -> list[tuple[str, str]]:
+    """(id, sentence) of the numbered sentences a synthesis prompt quotes: ``E2 [S5 · Title] The sentence.``"""
+    return re.findall(r"^(E\d+) \[[^\]]*\] (.+)$", tag_text(prompt, "evidence"), re.M)
+
+
 def first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0].rstrip("…").strip()
 
@@ -63,11 +68,12 @@ def brain_answer(prompt: str) -> str:
                                                 "generators", "angle": "entity"}]})
         return json.dumps({"sufficient": True, "confidence": 0.9, "gaps": [], "new_queries": []})
     if task == "synthesize":
-        claims = [{"claim": first_sentence(text), "source_ids": [sid], "confidence": "med"}
-                  for sid, text in quoted_sources(prompt)[:3] if first_sentence(text)]
-        return json.dumps({"claims": claims, "contradictions": [], "open_questions": []})
+        # The numbered sentences quoted in <evidence>: each claim restates one and cites its id.
+        claims = [{"evidence": [eid], "claim": text} for eid, text in evidence_sentences(prompt)[:3]]
+        return json.dumps({"claims": claims, "short_answer": ""})
     if task == "critic":
-        return json.dumps({"gaps": [], "signoff": True})
+        return json.dumps({"reason": "The claims answer the question from the sources read.", "gaps": [],
+                           "signoff": True})
     if task == "compress":
         lines = [f"- {first_sentence(text)}" for _, text in quoted_sources(prompt)[:5]]
         return "\n".join(lines) or "- nothing new"

@@ -25,10 +25,10 @@ pytestmark = pytest.mark.skipif(
 GRAPH_CONFIGS = ("dual_search", "fixed3_single", "fixed3_fanout", "satiate", "no_epsilon", "no_breadcrumbs",
                  "no_critic")
 # The metrics: evidence recall, all-gold, passages read, searches, rounds, model calls, tokens, wall time,
-# EM and F1; plus the equal-budget comparisons and "answer found in the answer text".
+# the short answer's EM and F1, the answer in the first sentence, abstentions; plus the equal-budget comparisons.
 GRAPH_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
                  "searches", "search_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered", "answer_found",
-                 "em", "f1")
+                 "first_found", "short_em", "short_f1", "abstained")
 BM25_METRICS = ("recall", "all_gold", "recall_kstar", "passages", "searches", "wall_s")
 QUESTIONS = 3
 
@@ -56,14 +56,15 @@ def test_every_configuration_reports_every_metric(smoke_run: Path) -> None:
     assert set(summary["summary"]) == {"bm25_oneshot", *GRAPH_CONFIGS}
     for config in GRAPH_CONFIGS:
         overall = summary["summary"][config]["all"]
-        missing = [m for m in GRAPH_METRICS if m not in overall and m not in ("em", "f1")]
+        missing = [m for m in GRAPH_METRICS if m not in overall]
         assert not missing, f"{config} lacks {missing}"
-        for name in ("recall", "all_gold", "recall_kstar", "bm25_same_k", "answer_found"):
+        for name in ("recall", "all_gold", "recall_kstar", "bm25_same_k", "answer_found", "first_found", "short_em",
+                     "abstained"):
             assert 0.0 <= overall[name]["mean"] <= 1.0
         assert overall["searches"]["mean"] >= 1 and overall["search_rounds"]["mean"] >= 1
     bm25 = summary["summary"]["bm25_oneshot"]["all"]
     assert all(m in bm25 for m in BM25_METRICS)
-    assert "answer_found" not in bm25 and "em" not in bm25  # no answer text: answer metrics do not apply
+    assert "answer_found" not in bm25 and "short_em" not in bm25  # no answer text: answer metrics do not apply
     assert set(summary["groups"]) >= {"all", "hotpotqa"}  # aggregated by dataset and hop kind too
 
 
@@ -73,8 +74,11 @@ def test_answer_metrics_exist_wherever_an_answer_was_produced(smoke_run: Path) -
             continue
         metrics = run["metrics"]
         assert all(name in metrics for name in GRAPH_METRICS)
-        assert (metrics["em"] is not None) == (metrics["answered"] == 1.0)
-        assert (metrics["f1"] is not None) == (metrics["answered"] == 1.0)
+        # an abstention is an explicit null short answer, and it scores as a miss, never as a match
+        assert (metrics["abstained"] == 1.0) == (run["short_answer"] is None)
+        if run["short_answer"] is None:
+            assert metrics["short_em"] == 0.0 and metrics["short_f1"] == 0.0
+        assert metrics["first_found"] <= metrics["answer_found"]  # the lead is part of the answer
 
 
 def test_baselines_are_scored_at_the_budgets_they_claim(smoke_run: Path) -> None:
@@ -97,7 +101,7 @@ def test_baselines_are_scored_at_the_budgets_they_claim(smoke_run: Path) -> None
 def test_table_and_plot_are_written(smoke_run: Path) -> None:
     table = (smoke_run / "table.md").read_text()
     for column in ("recall", "all-gold", "recall@k*", "BM25@k", "searches", "s-rounds", "cycles", "model calls",
-                   "tokens", "wall s", "found", "EM", "F1"):
+                   "tokens", "wall s", "found", "first", "short EM", "short F1", "abstain"):
         assert f"| {column} |" in table or f"| {column} " in table, column
     assert "## Columns" in table and "python -m bench.multihop" in table
     assert (smoke_run / "recall_vs_searches.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -88,13 +88,12 @@ def test_missing_model_says_pull_it(stub) -> None:
     assert probe_ollama(stub.url, "tiny", timeout_s=2).ok  # 'tiny' means 'tiny:latest', as in Ollama
 
 
-def test_unreachable_model_continues_deterministically_only_when_allowed() -> None:
+def test_an_unreachable_named_model_stops_with_the_fix() -> None:
     url = closed_port_url()
-    engine = engine_for(Settings(llm="ollama:tiny", ollama_base_url=url))
-    assert engine.label == "deterministic (model unavailable)"
-    assert "ollama serve" in engine.notice
-    with pytest.raises(EngineUnavailable, match="ollama serve"):
-        engine_for(Settings(llm="ollama:tiny", ollama_base_url=url, allow_engine_fallback=False))
+    for fallback in (True, False):  # allow_engine_fallback covers a model lost mid-run, not one missing at the start
+        with pytest.raises(EngineUnavailable, match="ollama serve") as failed:
+            engine_for(Settings(llm="ollama:tiny", ollama_base_url=url, allow_engine_fallback=fallback))
+        assert "--llm auto" in str(failed.value)
 
 
 def test_auto_takes_a_pulled_chat_model_and_falls_back_without_a_server() -> None:
@@ -137,8 +136,8 @@ def test_cli_run_with_an_ollama_model(stub, corpus, capsys) -> None:
     assert len(stub.chat_requests) >= 4
 
 
-def test_cli_without_a_server_says_so_and_continues(corpus, capsys) -> None:
-    code, result, err = cli_run(capsys, "--llm", "ollama:tiny", "--ollama-base-url", closed_port_url(),
+def test_cli_auto_without_a_server_says_so_and_continues(corpus, capsys) -> None:
+    code, result, err = cli_run(capsys, "--llm", "auto", "--ollama-base-url", closed_port_url(),
                                 "--corpus", str(corpus))
     assert code == 0, err
     assert "start it with `ollama serve`" in err
@@ -156,8 +155,7 @@ def test_cli_without_a_server_and_without_fallback_stops_with_the_fix(corpus, ca
 
 
 def test_cli_with_a_model_that_is_not_pulled(stub, corpus, capsys) -> None:
-    code, result, err = cli_run(capsys, "--llm", "ollama:qwen3:8b", "--ollama-base-url", stub.url,
-                                "--corpus", str(corpus))
-    assert code == 0
-    assert "pull it with `ollama pull qwen3:8b`" in err
-    assert result["engine"] == "deterministic (model unavailable)"
+    code, _, err = cli_run(capsys, "--llm", "ollama:qwen3:8b", "--ollama-base-url", stub.url,
+                           "--corpus", str(corpus))
+    assert code == 2
+    assert "pull it with `ollama pull qwen3:8b`" in err and len(err.strip().splitlines()) == 1

@@ -11,6 +11,7 @@ from satiate.tools.llm.factory import with_call_options
 from satiate.tools.llm.structured import (
     CallFailed,
     OutputInvalid,
+    Reask,
     call_structured,
     call_text,
     parse_structured,
@@ -118,12 +119,45 @@ def test_invalid_answer_is_re_asked_with_the_validation_error_fed_back() -> None
 
 
 def test_always_invalid_stops_after_the_bounded_retries() -> None:
-    model = ScriptedChatModel(responder=lambda call: "no json here")
+    model = ScriptedChatModel(responder=lambda call: f"no json here, try {call.index}")
     with pytest.raises(CallFailed) as failed:
         call_structured(model, PlanResponse, PROMPT, max_retries=2)
     assert failed.value.failure.kind == "model_output_invalid"
     assert failed.value.calls == 3 and len(model.calls) == 3
     assert failed.value.tokens > 0
+
+
+def test_an_answer_repeated_byte_for_byte_ends_the_re_asks() -> None:
+    model = ScriptedChatModel(responder=lambda call: '{"queries": "none"}')
+    with pytest.raises(CallFailed) as failed:
+        call_structured(model, PlanResponse, PROMPT, max_retries=4)
+    assert len(model.calls) == 2  # the second identical answer shows a third try would only repeat it
+    assert "repeats an answer already rejected" in failed.value.failure.message
+
+
+def test_re_asks_sample_warmer_start_from_the_simpler_request_and_stop_when_time_is_up() -> None:
+    simpler = [SystemMessage("Task: plan."), HumanMessage("plan something small")]
+    model = ScriptedChatModel(['{"queries": 1}', '{"queries": 2}', '{"queries": [{"query": "ok"}]}'], temperature=0.1)
+    reply = call_structured(model, PlanResponse, PROMPT, max_retries=2, reask=Reask(0.7, simpler))
+    assert reply.value.queries[0].query == "ok"
+    assert [c.temperature for c in model.calls] == [0.1, 0.7, 0.7]
+    assert model.calls[0].messages[1].content == "plan something"
+    assert all(c.messages[1].content == "plan something small" for c in model.calls[1:])
+    asked: list[int] = []
+    out_of_time = ScriptedChatModel(['{"queries": 1}', '{"queries": [{"query": "ok"}]}'])
+    with pytest.raises(CallFailed, match="no time was left"):
+        call_structured(out_of_time, PlanResponse, PROMPT, max_retries=2,
+                        reask=Reask(keep_going=lambda n: asked.append(n) or False))
+    assert asked == [1] and len(out_of_time.calls) == 1
+
+
+def test_each_call_is_observed_with_its_timing() -> None:
+    seen: list = []
+    model = ScriptedChatModel(['{"queries": 1}', '{"queries": [{"query": "ok"}]}'], reads_per_s=50, writes_per_s=5)
+    call_structured(model, PlanResponse, PROMPT, max_retries=1, observe=seen.append)
+    assert len(seen) == 2
+    assert all(t.prompt_tokens > 0 and t.prompt_seconds == pytest.approx(t.prompt_tokens / 50, rel=1e-3)
+               for t in seen)
 
 
 def test_refine_problems_are_fed_back_like_validation_errors() -> None:

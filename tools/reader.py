@@ -65,10 +65,16 @@ class ReadingReport:
             "pages_from_store": sum(p.from_store for p in self.pages),
             "pages_unreadable": sum(p.outcome in UNREADABLE for p in self.pages),
             "pages_failed": sum(p.outcome in ("failed", "refused") for p in self.pages),
+            "pages_degraded": sum(bool(p.notes) for p in self.pages),
             "enrich_skipped_overlap": sum(s.reason == "overlap" for s in self.skips),
             "enrich_skipped_budget": sum(s.reason == "budget" for s in self.skips),
         }
         return {name: value for name, value in counts.items() if value}
+
+    def notices(self) -> list[str]:
+        """Each distinct way a page was read degraded, once ("page extraction degraded: trafilatura unavailable
+        (...)", a charset that could not be used), for the run's error log and progress output."""
+        return list(dict.fromkeys(note for page in self.pages for note in page.notes))
 
 
 def gate_by_overlap(hits: Sequence[Hit], knowledge_state: str, max_overlap: float

@@ -4,6 +4,10 @@ It is a real LangChain ``BaseChatModel`` (so it runs through the same runnables,
 binding as ChatOllama) and adds what the fakes shipped in langchain-core lack: ``with_structured_output`` (binding the
 JSON schema as ``format`` exactly as ChatOllama does, and parsing with the same pydantic parser) and usage metadata.
 Answers come from a list (replayed in order) or from a function of the call; every call is recorded.
+
+It can also play a slow model without being one: given ``reads_per_s`` / ``writes_per_s`` it reports each call's
+durations as Ollama does (``prompt_eval_duration``, ``eval_duration``), and advances a ``SimulatedClock`` by them,
+so time budgets can be tested in milliseconds.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class ScriptedCall:
     metadata: dict[str, Any]
     temperature: float | None
     max_tokens: int | None
+    timeout_s: float | None = None
 
     @property
     def task(self) -> str | None:
@@ -74,12 +79,32 @@ class ScriptExhausted(RuntimeError):
     """The scripted list ran out of answers."""
 
 
+class SimulatedClock:
+    """A monotonic clock that only moves when told to (``advance``): pass it as an engine's ``clock``."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
 class ScriptedChatModel(BaseChatModel):
     """Replays ``replies`` in order, or asks ``responder(call)``; an Exception reply is raised (e.g. httpx.ConnectError)."""
 
     model_name: str = "scripted"
     temperature: float | None = None
     num_predict: int | None = None
+    call_timeout_s: float | None = None
+    reads_per_s: float | None = None  # play a model that reads the prompt this fast ...
+    writes_per_s: float | None = None  # ... and writes this fast (reported, never slept)
+    clock: Any = None  # a SimulatedClock advanced by each call's simulated duration
     _script: _Script = PrivateAttr()
 
     def __init__(
@@ -127,7 +152,7 @@ class ScriptedChatModel(BaseChatModel):
         options = {k: v for k, v in kwargs.items() if k != "ls_structured_output_format"}
         with self._script.lock:
             call = ScriptedCall(len(self._script.calls), list(messages), options, metadata, self.temperature,
-                                self.num_predict)
+                                self.num_predict, self.call_timeout_s)
             self._script.calls.append(call)
             reply = self._next_reply(call)
         if isinstance(reply, Exception):
@@ -141,8 +166,23 @@ class ScriptedChatModel(BaseChatModel):
             message = message.model_copy(update={"usage_metadata": {
                 "input_tokens": prompt_tokens, "output_tokens": output_tokens,
                 "total_tokens": prompt_tokens + output_tokens}})
-        message = message.model_copy(update={"response_metadata": {"model_name": self.model_name}})
+        metadata = {**message.response_metadata, "model_name": self.model_name, **self._durations(message)}
+        message = message.model_copy(update={"response_metadata": metadata})
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _durations(self, message: AIMessage) -> dict[str, int]:
+        """Ollama's timing keys for a simulated speed (nanoseconds), and the simulated clock moved on by them."""
+        if not self.reads_per_s or not self.writes_per_s:
+            return {}
+        usage = message.usage_metadata or {}
+        prompt, output = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+        if self.num_predict is not None:
+            output = min(output, self.num_predict)
+        reading, writing = prompt / self.reads_per_s, output / self.writes_per_s
+        if self.clock is not None:
+            self.clock.advance(reading + writing)
+        return {"prompt_eval_count": prompt, "prompt_eval_duration": int(reading * 1e9), "eval_count": output,
+                "eval_duration": int(writing * 1e9)}
 
     def with_structured_output(
         self,

@@ -7,8 +7,11 @@ client has none). Nothing here does I/O: building a model never contacts a serve
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
+import threading
+import time
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -117,8 +120,94 @@ def ollama_chat_model(name: str, settings: Settings) -> Any:
     )
 
 
+def physical_cores() -> int:
+    """CPU cores this process may use, counting hyper-threads of one core once (llama.cpp runs slower when its
+    threads share cores); ``os.cpu_count()`` where the topology cannot be read."""
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        allowed = list(range(os.cpu_count() or 1))
+    cores: set[str] = set()
+    for cpu in allowed:
+        siblings = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list")
+        try:
+            cores.add(siblings.read_text().strip())
+        except OSError:
+            return max(1, len(allowed))
+    return max(1, len(cores) or len(allowed))
+
+
+LLAMA_BATCH = 512  # prompt tokens llama.cpp evaluates at once; ChatLlamaCpp's default of 8 halves prompt speed
+_LLAMA_LOCKS: dict[int, threading.Lock] = {}
+_LLAMA_LOCKS_GUARD = threading.Lock()
+
+
+def _llama_lock(client: Any) -> threading.Lock:
+    """One lock per loaded llama.cpp model: a context serves one call at a time."""
+    with _LLAMA_LOCKS_GUARD:
+        return _LLAMA_LOCKS.setdefault(id(client), threading.Lock())
+
+
+@functools.lru_cache(maxsize=1)
+def paced_llama_class() -> type:
+    """``ChatLlamaCpp`` that stops writing at a per-call time limit and reports each call's tokens and timings.
+
+    llama.cpp runs in this process, so no client time-out can stop it: generation is streamed and the stream is
+    closed once ``call_timeout_s`` has passed (the parser closes a JSON answer cut short). Reading the prompt cannot
+    be interrupted; the engine sizes prompts to the measured speed instead. The reply carries ``usage_metadata``
+    and Ollama's timing keys (``prompt_eval_count``, ``prompt_eval_duration``, ``eval_count``, ``eval_duration``, in
+    nanoseconds) from llama.cpp's own counters, so both speeds are measured, not guessed.
+    """
+    from langchain_community.chat_models import ChatLlamaCpp
+    from langchain_core.messages import AIMessageChunk
+    from langchain_core.outputs import ChatGenerationChunk
+
+    class PacedChatLlamaCpp(ChatLlamaCpp):
+        call_timeout_s: float | None = None
+
+        def _stream(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[override]
+            import llama_cpp
+
+            context = getattr(getattr(self.client, "_ctx", None), "ctx", None)
+            with _llama_lock(self.client):
+                if context is not None:
+                    llama_cpp.llama_perf_context_reset(context)
+                started = time.perf_counter()
+                written, finish = 0, None
+                stream = super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+                try:
+                    for chunk in stream:
+                        written += bool(chunk.text)
+                        finish = (chunk.generation_info or {}).get("finish_reason") or finish
+                        yield chunk
+                        if self.call_timeout_s and time.perf_counter() - started > self.call_timeout_s:
+                            finish = "time_limit"
+                            break
+                finally:
+                    stream.close()
+                seconds = time.perf_counter() - started
+                perf = llama_cpp.llama_perf_context(context) if context is not None else None
+                output = int(perf.n_eval) if perf is not None and perf.n_eval else written
+                prompt = max(0, int(getattr(self.client, "n_tokens", 0)) - output)
+                meta: dict[str, Any] = {"model_name": Path(self.model_path).name, "done_reason": finish,
+                                        "total_duration": int(seconds * 1e9)}
+                if perf is not None:
+                    meta.update(prompt_eval_count=int(perf.n_p_eval), prompt_eval_duration=int(perf.t_p_eval_ms * 1e6),
+                                eval_count=output, eval_duration=int(perf.t_eval_ms * 1e6))
+                usage = {"input_tokens": prompt, "output_tokens": output, "total_tokens": prompt + output}
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", usage_metadata=usage, response_metadata=meta),
+                                      generation_info={"finish_reason": finish})
+
+    return PacedChatLlamaCpp
+
+
 def gguf_chat_model(path: str, settings: Settings) -> Any:
-    """A local GGUF file through llama.cpp (optional extra ``satiate[gguf]``); JSON is grammar-constrained per call."""
+    """A local GGUF file through llama.cpp (optional extra ``satiate[gguf]``); JSON is grammar-constrained per call.
+
+    In-process llama.cpp gets what a CPU needs: a prompt batch of 512 (not ChatLlamaCpp's 8), one thread per
+    physical core, a per-call time limit (``model_timeout_s``) and no repeat penalty (satiate's answers copy names
+    from the sentences they were shown; a penalty pushes a small model off the very words it should copy).
+    """
     if importlib.util.find_spec("llama_cpp") is None:
         raise ModelConfigError(
             "llm 'gguf:…' needs llama-cpp-python: pip install 'satiate[gguf]' (or pip install llama-cpp-python; it "
@@ -127,14 +216,15 @@ def gguf_chat_model(path: str, settings: Settings) -> Any:
     model_path = Path(path).expanduser()
     if not model_path.is_file():
         raise ModelConfigError(f"GGUF model file not found: {model_path}")
-    from langchain_community.chat_models import ChatLlamaCpp
-
-    return ChatLlamaCpp(
+    return paced_llama_class()(
         model_path=str(model_path),
         n_ctx=settings.num_ctx,
+        n_batch=min(settings.num_ctx, LLAMA_BATCH),
+        n_threads=physical_cores(),
         temperature=settings.temperature,
         max_tokens=settings.num_predict,
-        n_threads=max(1, os.cpu_count() or 1),
+        repeat_penalty=1.0,
+        call_timeout_s=settings.model_timeout_s,
         verbose=False,
     )
 
@@ -183,8 +273,10 @@ def provider_chat_model(spec: ModelSpec, settings: Settings) -> Any:
 _OUTPUT_CAP_FIELDS = ("num_predict", "max_tokens", "max_output_tokens", "max_new_tokens")
 
 
-def with_call_options(model: Any, *, temperature: float | None = None, max_tokens: int | None = None) -> Any:
-    """A copy of ``model`` with another temperature / output cap (novelty wants 0 and 3 tokens), where it has them."""
+def with_call_options(model: Any, *, temperature: float | None = None, max_tokens: int | None = None,
+                      timeout_s: float | None = None) -> Any:
+    """A copy of ``model`` with another temperature / output cap / per-call time limit, where it has them (novelty
+    wants temperature 0 and 3 tokens; a slow model's answer gets the seconds the run has left)."""
     fields = getattr(type(model), "model_fields", {})
     update: dict[str, Any] = {}
     if temperature is not None and "temperature" in fields:
@@ -194,6 +286,8 @@ def with_call_options(model: Any, *, temperature: float | None = None, max_token
             if name in fields:
                 update[name] = max_tokens
                 break
+    if timeout_s is not None and "call_timeout_s" in fields:
+        update["call_timeout_s"] = timeout_s
     if not update or not hasattr(model, "model_copy"):
         return model
     return model.model_copy(update=update)

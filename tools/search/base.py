@@ -6,6 +6,7 @@ count it towards the circuit breaker instead of mistaking it for saturation.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -28,6 +29,25 @@ class SearchFailure(Exception):
         super().__init__(message)
         self.retryable = retryable
         self.backend = backend
+
+
+_FAILURE_REASONS = (  # (pattern in a failure message, what to tell the user), first match wins
+    (re.compile(r"dns|name or service|getaddrinfo|resolv|nodename", re.IGNORECASE), "DNS lookup failed"),
+    (re.compile(r"refused", re.IGNORECASE), "connection refused"),
+    (re.compile(r"timed out|timeout", re.IGNORECASE), "timed out"),
+    (re.compile(r"unreachable|no route|network is down", re.IGNORECASE), "network unreachable"),
+    (re.compile(r"tls|ssl|certificate", re.IGNORECASE), "TLS error"),
+    (re.compile(r"no results", re.IGNORECASE), "no results, or rate-limited"),
+)
+
+
+def failure_reason(message: str, limit: int = 80) -> str:
+    """A failure message as a few words a person can act on ("DNS lookup failed"), else its first ``limit`` chars."""
+    for pattern, reason in _FAILURE_REASONS:
+        if pattern.search(message):
+            return reason
+    first = message.strip().splitlines()[0] if message.strip() else "failed"
+    return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
 @runtime_checkable

@@ -7,9 +7,10 @@ re-sync re-reads only the units whose signature changed, so re-indexing a large 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 );
 """
 CHUNK_CHARS = 1500
+EXACT_RERANK_POOL = 4  # candidates per wanted result that the exact-word re-ranking looks at
 
 
 @dataclass(frozen=True)
@@ -177,17 +179,44 @@ class FtsIndex:
         with self._lock:
             return self._connection.execute("SELECT count(*) FROM passages").fetchone()[0]
 
-    def search(self, query: str, max_results: int) -> list[RawHit]:
+    def search(self, query: str, max_results: int, *, unit_weights: Mapping[str, float] | None = None,
+               exact_bonus: float = 0.0) -> list[RawHit]:
+        """Passages best first by BM25 (a title match counts double).
+
+        ``unit_weights`` maps a unit-name prefix to a factor on its passages' scores (below 1 ranks that material
+        lower without dropping it). ``exact_bonus`` re-ranks the best candidates by the share of query words they
+        contain as written: the Porter stemmer makes "generator", "generic" and "general" one term, and this tells
+        them apart again.
+        """
         expression = fts_query(query)
         if not expression:
             return []
+        weights = list((unit_weights or {}).items())
+        # bm25() is negative, best lowest: scaling it towards zero demotes a passage
+        factor = "".join(" WHEN substr(p.unit, 1, ?) = ? THEN ?" for _ in weights)
+        score = "bm25(passages_fts, 2.0, 1.0)" + (f" * CASE{factor} ELSE 1.0 END" if weights else "")
+        parameters = [value for prefix, weight in weights for value in (len(prefix), prefix, float(weight))]
+        limit = max_results * EXACT_RERANK_POOL if exact_bonus else max_results
         with self._lock:
             rows = self._connection.execute(
-                "SELECT p.doc_id, p.title, p.url, p.text FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
-                "WHERE passages_fts MATCH ? ORDER BY bm25(passages_fts, 2.0, 1.0) LIMIT ?",
-                (expression, max_results),
+                f"SELECT {score} AS score, p.doc_id, p.title, p.url, p.text FROM passages_fts "
+                "JOIN passages p ON p.id = passages_fts.rowid WHERE passages_fts MATCH ? ORDER BY score LIMIT ?",
+                (*parameters, expression, limit),
             ).fetchall()
-        return [RawHit(doc_id=doc_id, title=title, url=url, body=text) for doc_id, title, url, text in rows]
+        if exact_bonus:
+            terms = unique(content_terms(query)) or unique(words(query))
+            rows.sort(key=lambda row: row[0] * (1.0 + exact_bonus * exact_share(terms, f"{row[2]} {row[4]}")))
+        return [RawHit(doc_id=doc_id, title=title, url=url, body=text)
+                for _, doc_id, title, url, text in rows[:max_results]]
+
+
+def exact_share(terms: list[str], text: str) -> float:
+    """Share of ``terms`` that occur in ``text`` as words, a plural ending allowed (not just the same stem)."""
+    if not terms:
+        return 0.0
+    lowered = text.lower()
+    found = sum(1 for term in terms if re.search(rf"\b{re.escape(term)}(?:s|es)?\b", lowered))
+    return found / len(terms)
 
 
 def read_jsonl(path: Path) -> Iterator[Passage]:

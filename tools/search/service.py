@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from satiate.state.records import SearchOutcome
-from satiate.state.settings import Settings
+from satiate.state.settings import Settings, SettingsError
 from satiate.tools.search.base import RawHit, SearchBackend, SearchFailure
 
 if TYPE_CHECKING:
@@ -184,6 +184,9 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
     if name == "web":
         from satiate.tools.search.web import WebBackend
 
+        if settings.offline:
+            raise SettingsError("backend 'web' searches the internet, but offline is set: drop 'web' from backends, "
+                                "or unset offline (--no-offline, SATIATE_OFFLINE)")
         return WebBackend(settings)
     raise ValueError(f"unknown backend {name!r}")
 
@@ -192,9 +195,9 @@ def search_service_for(settings: Settings) -> SearchService:
     """The (shared, per-process) search service for these settings; indexes open once, not per node call."""
     from satiate.tools.store import store_for, store_url_for
 
-    key = (settings.data_dir, settings.corpus, tuple(settings.resolved_backends()), settings.retry_attempts,
-           store_url_for(settings), settings.cache_ttl_s, settings.web_engine, settings.web_timeout_s,
-           settings.web_circuit_cooldown_s, settings.circuit_consecutive_failures)
+    key = (settings.data_dir, settings.corpus, tuple(settings.resolved_backends()), settings.offline,
+           settings.retry_attempts, store_url_for(settings), settings.cache_ttl_s, settings.web_engine,
+           settings.web_timeout_s, settings.web_circuit_cooldown_s, settings.circuit_consecutive_failures)
     with _SERVICES_LOCK:
         if key not in _SERVICES:
             backends = {name: build_backend(name, settings) for name in settings.resolved_backends()}

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 from ddgs.exceptions import DDGSException, TimeoutException
 
 from satiate.state.settings import Settings
-from satiate.tools.search.base import RawHit, SearchFailure
+from satiate.tools.search.base import RawHit, SearchFailure, failure_reason
 
 WebErrorKind = Literal["timeout", "network", "no_results", "invalid_query", "other"]
 
@@ -77,6 +77,7 @@ class ConnectivityBreaker:
         self.threshold = threshold
         self.cooldown_s = cooldown_s
         self.clock = clock
+        self.last_reason = ""  # why the last connection failed, so a fast failure can still say why
         self._failures = 0
         self._opened_at: float | None = None
         self._lock = threading.Lock()
@@ -93,8 +94,9 @@ class ConnectivityBreaker:
                 return None
             return remaining
 
-    def failure(self) -> None:
+    def failure(self, reason: str = "") -> None:
         with self._lock:
+            self.last_reason = reason or self.last_reason
             self._failures += 1
             if self._failures >= self.threshold and self._opened_at is None:
                 self._opened_at = self.clock()
@@ -142,8 +144,9 @@ class WebBackend:
     def search(self, query: str, max_results: int) -> list[RawHit]:
         wait = self.breaker.open_for()
         if wait is not None:
+            cause = f" ({self.breaker.last_reason})" if self.breaker.last_reason else ""
             raise SearchFailure(
-                f"web unreachable: {self.breaker.threshold} connection failures in a row; not retrying for "
+                f"web unreachable{cause}: {self.breaker.threshold} connection failures in a row; not retrying for "
                 f"{wait:.0f} s (setting web_circuit_cooldown_s)",
                 retryable=False,
                 backend=self.name,
@@ -159,10 +162,10 @@ class WebBackend:
         kind = classify_ddgs_error(error)
         detail = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
         if kind == "network":
-            self.breaker.failure()
+            self.breaker.failure(failure_reason(detail))
             return SearchFailure(f"web unreachable: {detail}", retryable=True, backend=self.name)
         if kind == "timeout":  # a firewall that drops packets looks like this, not like a DNS error
-            self.breaker.failure()
+            self.breaker.failure(f"timed out after {self.timeout_s:g} s")
             return SearchFailure(f"web search timed out after {self.timeout_s:g} s: {detail}", retryable=True,
                                  backend=self.name)
         self.breaker.success()  # the network answered, whatever it said

@@ -1,0 +1,619 @@
+"""Finding the answer itself, not just passages: a short answer, the sentence that states it, and the hop before it.
+
+No model is involved. The question tells what kind of answer it wants (a person, a date, a number, a place, yes or
+no, one of two named options, or a name in general). Every readable sentence gets a relevance score: the question
+terms it covers, weighted by rarity, or — for a multi-hop question — the terms covered by a chain of two sentences,
+where the first names a bridge entity that is not in the question and the second is about that bridge. Spans of the
+wanted kind are then taken from the best sentences, scored by their sentence, their closeness to question terms and
+how many sources state them, and the best one is the short answer. When nothing fits well enough, the finder
+abstains and says why: an honest "the sources do not say" beats a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from satiate.engine.text import (
+    STOPWORDS,
+    claimable,
+    content_terms,
+    idf_weights,
+    numbers,
+    sentences,
+    stem,
+    stems,
+    words,
+)
+from satiate.state.records import SourceRecord
+
+AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
+
+AUXILIARIES = frozenset("is are was were do does did can could has have had will would should shall may might".split())
+PLACE_NOUNS = frozenset(
+    "place city town country county state region province village area location river island continent district "
+    "capital borough municipality street island".split()
+)
+TIME_NOUNS = frozenset("year date day month decade century timeframe period era time".split())
+COUNT_CUES = ("how many", "how much", "what number", "how long", "how old", "how tall", "how high", "how far",
+              "how large", "how big", "what percentage", "what population", "how deep", "how wide")
+EARLY_CUES = frozenset("older oldest earlier earliest first before elder".split())
+LATE_CUES = frozenset("younger youngest later latest newer newest recent last".split())
+MORE_CUES = frozenset("more most larger largest bigger biggest higher highest taller tallest longer longest greater "
+                      "greatest heavier heaviest".split())
+LESS_CUES = frozenset("fewer fewest less least smaller smallest lower lowest shorter shortest".split())
+SAME_CUES = frozenset("same both".split())
+MONTHS = ("January February March April May June July August September October November December").split()
+_MONTH = "(?:" + "|".join(MONTHS) + ")"
+_DATE = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
+    rf"(?:1[0-9]|20)\d{{2}}s?)\b"
+)
+_QUANTITY = re.compile(
+    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
+    r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
+)
+MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
+                     "people inhabitants residents seats years days hours minutes seconds percent".split())
+_YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
+# "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
+DEFINITION = re.compile(r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$")
+QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
+LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
+STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
+MIN_ANSWER_SCORE = 0.15
+SCAN_CHARS = 20_000
+TOP_SENTENCES = 40
+CHAIN_SEEDS = 10
+HOP_DISCOUNT = 0.95
+BRIDGE_SHARE = 1.0
+FOCUS_BEFORE, FOCUS_AFTER = 2, 8
+FOCUS_SHARE = 0.3
+PROSE_LOWER_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What kind of answer a question asks for, and for a choice question the options it names."""
+
+    kind: AnswerKind
+    options: tuple[str, ...] = ()
+    direction: Literal["early", "late", "more", "less", "same", "year", ""] = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One readable sentence of one source."""
+
+    source: SourceRecord
+    text: str
+    terms: frozenset[str]
+    position: int
+
+
+@dataclass
+class Found:
+    """The finder's verdict: a short answer with the sentences that carry it, or ``None`` with the reason."""
+
+    short_answer: str | None
+    kind: AnswerKind
+    evidence: list[Line] = field(default_factory=list)  # the answer sentence first, then the hop(s) before it
+    reason: str = ""
+    score: float = 0.0
+
+
+# --- the question --------------------------------------------------------------------------------------------------
+def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
+    """The two names either side of " or " / " and " ("..., Henry Roth or Robert Erskine Childers?")."""
+    body = question.strip().rstrip("?. ")
+    left, found, right = body.partition(f" {joiner} ")
+    if not found:
+        return None
+    left_segment = left.split(",")[-1].split(":")[-1].strip()
+    right_segment = right.split(",")[0].strip()
+    raw = [re.sub(r"^(?:the|a|an)\s+", "", part, flags=re.I) for part in (left_segment, right_segment)]
+    if all(part[:1].isupper() and len(part.split()) <= 6 and part.split()[0].lower() not in LEADING_NOISE
+           for part in raw):
+        return raw[0], raw[1]  # "Which band, Letters to Cleo or Screaming Trees, ...": the options as written
+    before = [n for n in name_spans(left_segment) if n.lower() not in AUXILIARIES]
+    after = name_spans(right_segment)
+    if not before or not after:
+        return None
+    return before[-1], after[0]
+
+
+def expected_answer(question: str) -> Expected:
+    """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no)."""
+    lowered = " ".join(words(question))
+    tokens = lowered.split()
+    first = tokens[0] if tokens else ""
+    cue_words = set(tokens)
+    direction = ("early" if cue_words & EARLY_CUES else "late" if cue_words & LATE_CUES else
+                 "more" if cue_words & MORE_CUES else "less" if cue_words & LESS_CUES else "")
+    options = pair_around(question, "or")
+    if options and first not in AUXILIARIES | {"how", "when", "where"} or options and "older" in cue_words:
+        return Expected("choice", options, direction)
+    if first in AUXILIARIES:
+        pair = pair_around(question, "and") or ()
+        return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
+    if any(cue in lowered for cue in COUNT_CUES):
+        return Expected("number")
+    if re.search(r"\b(?:what|which)\s+year\b", lowered):
+        return Expected("date", (), "year")
+    if first == "when" or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b",
+                                    lowered) or lowered.startswith("since when"):
+        return Expected("date")
+    if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
+        return Expected("person")
+    if first == "where" or re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered) and \
+            re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered).group(1) in PLACE_NOUNS:
+        return Expected("place")
+    match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
+    if match and match.group(1) in TIME_NOUNS:
+        return Expected("date")
+    if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
+        return Expected("number")
+    if re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered) or \
+            re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered) or DEFINITION.match(lowered):
+        return Expected("description")
+    return Expected("name")
+
+
+# --- sentences and their relevance ----------------------------------------------------------------------------------
+def clean_title(title: str) -> str:
+    """A page title as a subject: "Sinister (film)" -> "Sinister"."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
+
+
+def page_key(title: str) -> str:
+    """A title to look pages up by: lower case, qualifier kept ("Leader of Opposition (Uganda)" names Uganda)."""
+    return title.replace("(", " ").replace(")", " ").lower().strip()
+
+
+def with_subject(text: str, title: str) -> str:
+    """A sentence that opens with a pronoun gets its page's subject back: "Its breakwater ..." -> "Harbor of
+    Velmora's breakwater ...", so no claim is quoted without what it is about."""
+    head, _, rest = text.partition(" ")
+    key = head.lower().strip(",")
+    subject = clean_title(title)
+    if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
+        return text
+    return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+
+
+def prose(text: str) -> bool:
+    """A sentence, not an infobox row run together ("Jaguar Product type Cars Owner Jaguar Land Rover ..."): enough
+    of its words are written in lower case."""
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
+    return bool(tokens) and sum(t[0].islower() for t in tokens) >= PROSE_LOWER_SHARE * len(tokens)
+
+
+def readable_lines(sources: list[SourceRecord]) -> list[Line]:
+    pool: list[Line] = []
+    for source in sources:
+        for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
+            if claimable(sentence.text) and prose(sentence.text):
+                pool.append(Line(source, sentence.text, frozenset(stems(sentence.text)), position))
+    return pool
+
+
+@dataclass
+class Scored:
+    line: Line
+    score: float
+    hop: Line | None = None  # the sentence that named the bridge, for a two-hop chain
+    bridge: str = ""
+
+
+def focus_terms(question: str) -> frozenset[str]:
+    """The terms next to the question word ("founded in what year", "the current opposition leader"): the relation
+    the answer sentence itself must state, whichever hop the rest of the question needs."""
+    tokens = words(question)
+    at = next((i for i, token in enumerate(tokens) if token in QUESTION_OPENERS), None)
+    if at is None:
+        return frozenset()
+    window = " ".join(tokens[max(0, at - FOCUS_BEFORE): at + FOCUS_AFTER + 1])
+    return frozenset(stems(window))
+
+
+class Relevance:
+    """Rarity-weighted question coverage of sentences and of two-sentence chains."""
+
+    def __init__(self, question: str, pool: list[Line]) -> None:
+        self.question_terms = frozenset(stems(question))
+        self.focus = focus_terms(question) & self.question_terms
+        idf = idf_weights([list(line.terms) for line in pool]) if pool else {}
+        self.weight = {t: idf.get(t, 1.0) for t in self.question_terms}
+        self.total = sum(self.weight.values()) or 1.0
+        self.focus_total = sum(idf.get(t, 1.0) for t in self.focus) or 1.0
+        self.idf = idf
+
+    def focus_value(self, line: Line) -> float:
+        """How much of the question's focus the sentence itself (not its page title) states."""
+        return sum(self.idf.get(t, 1.0) for t in line.terms & self.focus) / self.focus_total
+
+    def covered(self, line: Line) -> frozenset[str]:
+        title_terms = frozenset(stems(line.source["title"]))
+        return (line.terms | title_terms) & self.question_terms
+
+    def value(self, terms: frozenset[str]) -> float:
+        return sum(self.weight[t] for t in terms) / self.total
+
+
+def common_words(pool: list[Line]) -> frozenset[str]:
+    """Words the sources also write in lower case: a capitalised one of them at a sentence start is no name."""
+    return frozenset(w for line in pool for w in re.findall(r"\b[a-z][a-z'’]+\b", line.text))
+
+
+def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozenset()) -> list[Scored]:
+    """Each sentence's best relevance, alone or as the second hop of a chain through a bridge entity."""
+    relevance = Relevance(question, pool)
+    question_lower = question.lower()
+    direct = [Scored(line, relevance.value(relevance.covered(line))) for line in pool]
+    best = {id(s.line): s for s in direct}
+    seeds = sorted(direct, key=lambda s: -s.score)[:CHAIN_SEEDS]
+    by_title: dict[str, list[Line]] = defaultdict(list)
+    by_name: dict[str, list[Line]] = defaultdict(list)
+    by_page: dict[str, list[Line]] = defaultdict(list)
+    for line in pool:
+        by_title[clean_title(line.source["title"]).lower()].append(line)
+        by_page[page_key(line.source["title"])].append(line)
+        for name in name_spans(line.text, common):
+            by_name[name.lower()].append(line)
+    source_count = len({line.source["key"] for line in pool})
+    generic = max(4, int(0.08 * source_count))  # a name most pages mention ("American") leads nowhere in particular
+    for seed in seeds:
+        if seed.score <= 0:
+            continue
+        first_terms = relevance.covered(seed.line)
+        for bridge in name_spans(seed.line.text, common):
+            bridge_lower = bridge.lower()
+            if bridge_lower in question_lower or len(bridge) < 3 or stems(bridge) <= relevance.question_terms:
+                continue
+            mentions = [line for line in by_name.get(bridge_lower, []) if line.source["key"] != seed.line.source["key"]]
+            if len({line.source["key"] for line in mentions}) > generic:
+                mentions = []
+            # The bridge's own page is the strongest second hop; another page that names it, a weaker one.
+            titled = [line for title, lines in by_page.items() if title != bridge_lower and
+                      re.search(rf"\b{re.escape(bridge_lower)}\b", title) for line in lines]
+            hop_two = ([(line, 1.0) for line in by_title.get(bridge_lower, [])] + [(line, 0.95) for line in titled]
+                       + [(line, 0.85) for line in mentions])
+            for line, link in hop_two:
+                added = relevance.covered(line) - first_terms
+                if line is seed.line or not added:
+                    continue
+                # The chain covers both sentences' question terms; a hop costs a little certainty.
+                chain = HOP_DISCOUNT * link * relevance.value(first_terms | relevance.covered(line))
+                if chain > best[id(line)].score:
+                    best[id(line)] = Scored(line, chain, hop=seed.line, bridge=bridge)
+    for scored in best.values():
+        scored.score = (1 - FOCUS_SHARE) * scored.score + FOCUS_SHARE * relevance.focus_value(scored.line)
+    return sorted(best.values(), key=lambda s: (-s.score, s.line.position))
+
+
+# --- candidate spans ----------------------------------------------------------------------------------------------
+_NAME_RUN = re.compile(
+    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:of|the|and|de|la|van|von|for|du|del|da|&)\s+)*"
+    r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
+)
+
+
+def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
+    """Capitalised names and quoted titles, never across punctuation ("McDowell County, West Virginia" gives two).
+
+    A single capitalised word that opens the sentence is kept only when it is not a common word elsewhere (``common``:
+    words the pool also writes in lower case), so "Hall, who was ..." yields "Hall" and "The journal ..." nothing.
+    """
+    quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
+    found = list(quoted)
+    for match in _NAME_RUN.finditer(text):
+        span = match.group(0).rstrip(".'’")
+        parts = span.split()
+        while parts and parts[0].lower() in LEADING_NOISE:
+            parts = parts[1:]
+        if not parts:
+            continue
+        span = " ".join(parts)
+        if match.start() == 0 and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
+            continue
+        if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
+            continue  # a fragment of a quoted title is not a name of its own
+        found.append(span)
+    return list(dict.fromkeys(found))
+
+
+def quantity(match: re.Match[str], question_terms: frozenset[str]) -> str:
+    unit = (match.group("unit") or "").strip()
+    keep = unit and (not question_terms or stem(unit) in question_terms or unit in MEASURES)
+    return (match.group(0) if keep else match.group(0)[: match.start("unit") - match.start()] if unit
+            else match.group(0)).strip(" .,;:")
+
+
+def candidate_spans(text: str, expected: Expected, common: frozenset[str] = frozenset(),
+                    question_terms: frozenset[str] = frozenset()) -> list[str]:
+    """Spans of the expected kind in a sentence. A quantity keeps the word after it only when that word is a unit
+    the question speaks of ("17 metres" for "how high ... metres"; not "273, reducing")."""
+    kind = expected.kind
+    if kind == "date":
+        spans = [m.group(0) for m in _DATE.finditer(text)]
+        if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
+            return list(dict.fromkeys(re.search(r"\d{3,4}", span).group(0) for span in spans))
+        return spans
+    if kind == "number":
+        dated = [m.span() for m in _DATE.finditer(text)]
+        spans = [quantity(m, question_terms) for m in _QUANTITY.finditer(text)
+                 if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
+        return [s for s in spans if not _YEARISH.match(s)] or spans
+    if kind in ("person", "place", "name"):
+        # a name is not a date ("June 12", "April 1952") or a bare number
+        return [n for n in name_spans(text, common) if not _DATE.search(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+    return []
+
+
+def _outside_question(span: str, question_lower: str, question_terms: frozenset[str]) -> bool:
+    """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
+    Hefferline" is the question's own subject)."""
+    if span.lower() in question_lower:
+        return False
+    if digits := numbers(span):
+        return not digits <= numbers(question_lower)
+    span_terms = stems(span)
+    return bool(span_terms) and len(span_terms & question_terms) * 2 < len(span_terms)
+
+
+def _modifier(span: str, text: str) -> bool:
+    """A one-word name used as an adjective ("an American voice actor", "a Japanese rock band") describes
+    something else; it is not the thing asked for."""
+    if " " in span:
+        return False
+    match = re.search(rf"(?<![\w-]){re.escape(span)}\s+([a-z][\w-]*)", text)
+    return bool(match) and match.group(1) not in STOPWORDS
+
+
+def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
+    """How close the span sits to the question's terms in its sentence (1.0 adjacent, falling with distance)."""
+    tokens = words(text)
+    span_tokens = words(span)
+    if not span_tokens:
+        return 0.0
+    try:
+        at = next(i for i in range(len(tokens)) if tokens[i:i + len(span_tokens)] == span_tokens)
+    except StopIteration:
+        return 0.5
+    hits = [i for i, token in enumerate(tokens) if stem(token) in question_terms]
+    if not hits:
+        return 0.5
+    distance = min(abs(i - at) for i in hits)
+    return 1.0 / (1.0 + 0.1 * distance)
+
+
+def head_noun(question: str) -> str:
+    """The noun the question names its answer by ("what county" -> "county", "which larger Hall of Fame" -> "hall")."""
+    match = re.search(r"\b(?:what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|did|does|do|has|had|that|which|who)\b|\?|$)",
+                      question.strip(), flags=re.I)
+    return match.group(1).lower() if match else ""
+
+
+def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
+    """How well a span fits the kind asked for; a quoted span is a title, not a person or a place; a span that
+    carries the question's own noun ("Fairfax County" for "what county") fits best."""
+    if head and head in span.lower().split():
+        return 1.3
+    quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
+    if expected.kind == "person":
+        parts = span.split()
+        if quoted:
+            return 0.4
+        return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
+    if expected.kind == "place":
+        return 0.5 if quoted or not span[:1].isupper() else 1.0
+    return 1.0
+
+
+def _defined_subject(span: str, text: str, focus: frozenset[str]) -> bool:
+    """The span is what a defining sentence is about ("Yellowcraig ... is a coastal area ...", "The English Electric
+    Canberra is a British ... bomber"), and the definition states the question's focus."""
+    match = re.match(r"(?:The\s+)?(.{2,120}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+(?:is|was|are|were)\s+(.*)", text)
+    return bool(match) and match.group(1).strip(" \"“”") == span and bool(stems(match.group(2)) & focus)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every readable sentence of the sources, ranked for one question: what the answer and the claims come from."""
+
+    pool: list[Line]
+    common: frozenset[str]
+    ranked: list[Scored]
+
+
+def read_for(question: str, sources: list[SourceRecord]) -> Reading:
+    pool = readable_lines(sources)
+    common = common_words(pool)
+    return Reading(pool, common, score_lines(question, pool, common))
+
+
+def find_answer(question: str, sources: list[SourceRecord], reading: Reading | None = None) -> Found:
+    """The short answer to ``question`` from what was read, or an abstention with its reason."""
+    expected = expected_answer(question)
+    reading = reading or read_for(question, sources)
+    pool, common, ranked = reading.pool, reading.common, reading.ranked
+    if not pool:
+        return Found(None, expected.kind, reason="no readable sentence was gathered")
+    if expected.kind == "choice":
+        return _choose(question, expected, ranked)
+    if expected.kind == "yes_no":
+        return _yes_no(question, expected, ranked)
+    top = [s for s in ranked[:TOP_SENTENCES] if s.score > 0]
+    if not top:
+        return Found(None, expected.kind, reason="no sentence read speaks to the question")
+    if expected.kind == "description":
+        lead = top[0]
+        return Found(None, expected.kind, _evidence(lead), reason="the question asks for an explanation, not a short "
+                     "answer; the best-supported sentences follow", score=lead.score)
+    question_lower = question.lower()
+    question_terms = frozenset(stems(question))
+    focus = focus_terms(question) & question_terms or question_terms
+    head = head_noun(question)
+    source_count = len({s["key"] for s in sources})
+    generic = max(4, int(0.08 * source_count))
+    mentioned_in: dict[str, set[str]] = defaultdict(set)
+    for line in pool:
+        for span in name_spans(line.text, common):
+            mentioned_in[span.lower()].add(line.source["key"])
+    best_value: dict[str, float] = {}
+    carriers: dict[str, Scored] = {}
+    sources_of: dict[str, set[str]] = defaultdict(set)
+    shown: dict[str, str] = {}
+    for scored in top:
+        for span in candidate_spans(scored.line.text, expected, common, question_terms):
+            key = span.lower()
+            if not _outside_question(span, question_lower, question_terms) or _modifier(span, scored.line.text):
+                continue
+            if scored.bridge and key in scored.bridge.lower():
+                continue  # the bridge is the way to the answer, not the answer
+            if len(mentioned_in.get(key, ())) > generic:
+                continue  # a name most pages mention ("United States") answers nothing in particular
+            defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
+            closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
+            value = scored.score * (0.7 + 0.3 * closeness) * _type_fit(span, expected, scored.line.text, head)
+            if value > best_value.get(key, 0.0):
+                best_value[key], carriers[key], shown[key] = value, scored, span
+            sources_of[key].add(scored.line.source["key"])
+    # The best sentence decides; each further source stating the same span adds a little.
+    votes = {key: best_value[key] * (1.0 + 0.05 * min(3, len(sources_of[key]) - 1)) for key in best_value}
+    # A name that leads on to a sentence naming another candidate of the wanted kind is a bridge: the answer lies
+    # one hop further ("Harbor Works" leads to "... founded by Ada Pell"; Ada Pell's own page names no founder).
+    bridged: dict[str, float] = defaultdict(float)
+    for scored in top:
+        onward = scored.bridge and any(
+            key != scored.bridge.lower() and scored.line is carriers[key].line for key in carriers)
+        if onward:
+            bridged[scored.bridge.lower()] = max(bridged[scored.bridge.lower()], scored.score)
+    for key in votes:
+        if bridged.get(key, 0.0) >= BRIDGE_SHARE * best_value[key]:
+            votes[key] *= 0.5
+    if not votes:
+        return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences that "
+                     "speak to the question", score=top[0].score)
+    best = max(votes, key=lambda k: (votes[k], -len(k)))
+    if votes[best] < MIN_ANSWER_SCORE:
+        return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
+                     "none states an answer with enough support", score=votes[best])
+    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+
+
+def _evidence(scored: Scored) -> list[Line]:
+    return [scored.line] + ([scored.hop] if scored.hop is not None else [])
+
+
+# --- two-option and yes/no questions ----------------------------------------------------------------------------------
+def _about(name: str, ranked: list[Scored]) -> list[Scored]:
+    """Sentences about one named thing, its own page's first: they sit on its page, or name it."""
+    wanted = clean_title(name).lower()
+    own, elsewhere = [], []
+    for scored in ranked:
+        title = clean_title(scored.line.source["title"]).lower()
+        if title == wanted or (stems(name) and stems(name) <= stems(title) and wanted in title):
+            own.append(scored)
+        elif wanted in scored.line.text.lower():
+            elsewhere.append(scored)
+    own.sort(key=lambda s: s.line.position)
+    return own + elsewhere
+
+
+def _value_of(lines: list[Scored], kind: str) -> tuple[float, Scored] | None:
+    """The first date (as a year) or quantity the sentences about one thing state, lead sentence first."""
+    for scored in lines[:6]:
+        if kind == "date":
+            years = [int(y) for y in re.findall(r"\b(1[0-9]\d{2}|20\d{2})\b", scored.line.text)]
+            if years:
+                return float(years[0]), scored
+        else:
+            values = [float(n.replace(",", "")) for n in re.findall(r"\b\d[\d,]*(?:\.\d+)?\b", scored.line.text)
+                      if not re.fullmatch(r"(?:1[0-9]|20)\d{2}", n)]
+            if values:
+                return values[0], scored
+    return None
+
+
+def _choose(question: str, expected: Expected, ranked: list[Scored]) -> Found:
+    """Which of two named options the question's relation holds for."""
+    about = [_about(option, ranked) for option in expected.options]
+    missing = [o for o, lines in zip(expected.options, about) if not lines]
+    if missing:
+        return Found(None, "choice", reason=f"nothing was read about {' or '.join(missing)}")
+    if expected.direction:
+        kind = "date" if expected.direction in ("early", "late") else "number"
+        values = [_value_of(lines, kind) for lines in about]
+        if values[0] and values[1] and values[0][0] != values[1][0]:
+            (a, line_a), (b, line_b) = values[0], values[1]
+            pick_first = (a < b) if expected.direction in ("early", "less") else (a > b)
+            chosen = 0 if pick_first else 1
+            lines = (line_a, line_b)
+            return Found(expected.options[chosen], "choice", [lines[chosen].line, lines[1 - chosen].line],
+                         score=lines[chosen].score)
+    # Otherwise: the option whose own sentences best cover the rest of the question.
+    rest = frozenset(stems(question)) - stems(" ".join(expected.options))
+    def fit(lines: list[Scored]) -> tuple[float, Scored]:
+        return max(((len(s.line.terms & rest) + 0.1 * s.score, s) for s in lines[:20]), key=lambda item: item[0])
+    (score_a, line_a), (score_b, line_b) = fit(about[0]), fit(about[1])
+    if abs(score_a - score_b) < 1e-6:
+        return Found(None, "choice", [line_a.line, line_b.line], reason="the sources support both options equally")
+    chosen, other = (line_a, line_b) if score_a > score_b else (line_b, line_a)
+    return Found(expected.options[0 if score_a > score_b else 1], "choice", [chosen.line, other.line],
+                 score=chosen.score)
+
+
+def _descriptors(lines: list[Scored]) -> set[str]:
+    """What the lead sentences say a thing is: the words after "is a" / "was an" ("American director")."""
+    found: set[str] = set()
+    for scored in lines[:2]:
+        match = re.search(r"\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(.{0,60})", scored.line.text)
+        if match:
+            found |= {stem(w) for w in content_terms(match.group(1))[:4]}
+    return found
+
+
+def _yes_no(question: str, expected: Expected, ranked: list[Scored]) -> Found:
+    """"Are X and Y both ...?" / "Were X and Y of the same ...?": what the sources say of each, compared."""
+    if len(expected.options) != 2:
+        top = [s for s in ranked[:3] if s.score > 0]
+        return Found(None, "yes_no", _evidence(top[0]) if top else [],
+                     reason="a yes/no answer needs a statement the sources make directly; the best sentences follow")
+    about = [_about(subject, ranked) for subject in expected.options]
+    missing = [s for s, lines in zip(expected.options, about) if not lines]
+    if missing:
+        return Found(None, "yes_no", reason=f"nothing was read about {' or '.join(missing)}")
+    if expected.direction == "same":
+        # Same nationality / kind / place: the two lead descriptions must share a describing word.
+        shared = _descriptors(about[0]) & _descriptors(about[1])
+        evidence = [about[0][0].line, about[1][0].line]
+        return Found("yes" if shared else "no", "yes_no", evidence, score=min(about[0][0].score, about[1][0].score))
+    # "both P": each must have a sentence stating most of P.
+    predicate = frozenset(stems(question)) - stems(" ".join(expected.options))
+    best = []
+    for lines in about:
+        coverage, line = max(((len(s.line.terms & predicate) / (len(predicate) or 1), s) for s in lines[:20]),
+                             key=lambda item: item[0])
+        best.append((coverage, line))
+    answer = "yes" if min(c for c, _ in best) >= 0.5 else "no"
+    return Found(answer, "yes_no", [best[0][1].line, best[1][1].line], score=min(l.score for _, l in best))
+
+
+def evidence_lines(question: str, sources: list[SourceRecord], limit: int) -> list[Line]:
+    """The sentences most worth showing a model, best first: each relevant sentence preceded by the hop that led to
+    it, so a small model sees the chain (question → bridge → answer) in a few lines instead of whole pages."""
+    chosen: list[Line] = []
+    seen: set[int] = set()
+    for scored in read_for(question, sources).ranked:
+        if scored.score <= 0 or len(chosen) >= limit:
+            break
+        for line in ([scored.hop] if scored.hop is not None else []) + [scored.line]:
+            if id(line) not in seen and len(chosen) < limit:
+                seen.add(id(line))
+                chosen.append(line)
+    return chosen

@@ -1,0 +1,39 @@
+"""``satiate list``, ``delete`` and ``prune`` on a PostgreSQL store (a throw-away local cluster, loopback only)."""
+
+from __future__ import annotations
+
+import json
+
+from research_corpus import PASSAGES, QUESTION
+from satiate.graph.cli import main
+from test_postgres import postgres_url  # noqa: F401  (the module-scoped cluster fixture)
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_list_delete_and_prune_on_postgres(capsys, write_jsonl, postgres_url, monkeypatch):  # noqa: F811
+    corpus = write_jsonl(PASSAGES)
+    monkeypatch.setenv("SATIATE_CHECKPOINT_URL", postgres_url)
+    for thread_id in ("pg-keep", "pg-drop"):
+        code, _, err = run_cli(capsys, "run", QUESTION, "--corpus", str(corpus), "--backends", "corpus",
+                               "--thread-id", thread_id, "--max-results-per-query", "2", "--json")
+        assert code == 0, err
+
+    code, out, _ = run_cli(capsys, "list", "--json")
+    rows = {row["thread_id"]: row for row in json.loads(out)}
+    assert {"pg-keep", "pg-drop"} <= set(rows) and rows["pg-drop"]["status"] == "finished"
+    assert rows["pg-drop"]["started"] >= rows["pg-keep"]["started"]
+
+    code, out, err = run_cli(capsys, "delete", "pg-drop", "--vacuum")
+    assert code == 0 and out == "deleted pg-drop\n" and "SQLite store only" in err
+    code, out, _ = run_cli(capsys, "list", "--json")
+    assert "pg-drop" not in {row["thread_id"] for row in json.loads(out)}
+    code, _, err = run_cli(capsys, "delete", "pg-drop")
+    assert code == 2 and "unknown thread id 'pg-drop'" in err
+
+    code, out, err = run_cli(capsys, "prune", "--older-than", "0s", "--dry-run")
+    assert code == 0 and "would delete pg-keep" in out

@@ -1,0 +1,82 @@
+"""Spotting text that talks to the model instead of informing the reader (prompt injection in a source).
+
+``instruction_like`` is a pure, conservative test on one sentence: it flags sentences that address a model or try to
+steer the answer ("Ignore all previous instructions ...", "As an AI ...", "You must answer ...", "cite source 1"),
+and leaves documentation imperatives alone ("Use the --flag option to ...", "Note that ...", "You must include a
+header"). It says why, so a flagged source can be shown with its reason; it does not decide what happens next.
+
+It is a heuristic on wording, tuned on the standard library's docstrings and the package descriptions of a Python
+environment (none flagged): a paraphrased injection can pass, and a how-to that says "ignore the previous
+instructions if you use Windows" is flagged.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A model, named so that "as an assistant coach" or "agents must report" is not one.
+_AI = (r"(?:AI|A\.I\.|LLMs?|(?:large\s+)?language\s+models?|AI\s+(?:assistants?|models?|agents?|systems?)|"
+       r"chat\s?bots?|ChatGPT|GPT-?\d\S*)")
+_PRIOR = r"(?:previous|prior|preceding|earlier|above|foregoing|original|initial|system|developer|other)"
+_DIRECTIVES = r"(?:instructions?|prompts?|directions|directives?|rules|guidelines|constraints)"
+# What an injected instruction wants said (a how-to's "you must" installs, includes or calls something).
+_ANSWER = r"(?:answer|say|state\s+that|respond|reply|claim|conclude|recommend|reveal|insist)"
+
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("tells the reader to ignore its instructions",
+     rf"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+|"
+     rf"those\s+)?(?:{_PRIOR}\s+)+(?:and\s+\w+\s+)?{_DIRECTIVES}|"
+     rf"\b(?:ignore|disregard|forget)\s+(?:all|any)\s+(?:of\s+)?(?:your\s+|the\s+)?(?:instructions|prompts|guidelines)\b"),
+    ("tells the reader to disregard what came before",
+     r"^\W*(?:please\s+)?(?:now\s+)?(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?"
+     r"(?:above|previous|preceding|prior|foregoing)\b(?:\W*$|\s+and\b)"),
+    ("tells the reader to disregard what came before",
+     r"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:else\s+)?(?:you\s+(?:were|have\s+been)\s+told|"
+     r"(?:that\s+)?(?:came|comes|was\s+said)\s+before)"),
+    ("mentions a system prompt",
+     r"\b(?:system|developer)\s+(?:prompt|instructions)\b|\bdeveloper\s+message\b|"
+     r"\b(?:hidden|initial|original)\s+(?:prompt|instructions)\b"),
+    ("speaks as an AI", rf"(?:^|[.!?;:]\s+)\W*as\s+an?\s+{_AI}\b"),
+    ("addresses an AI reader",
+     rf"\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?{_AI}\b|"
+     rf"\b(?:note|message|attention|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?{_AI}\s*[:,]|"
+     rf"^\W*(?:attention|note|hey|dear)\W+(?:the\s+|all\s+|any\s+)?{_AI}\s*[:,!]|"
+     rf"^\W*(?:hey|dear|attention|hello|hi)?\W*(?:the\s+)?{_AI}\s*[,:]\s*(?:please\s+)?(?:you\b|ignore|disregard|"
+     rf"answer|say|state|respond|reply|always|never|do\b|must|cite)|"
+     rf"\b{_AI}\s+(?:reading|summari[sz]ing|processing|parsing|crawling)\s+this\b|"
+     rf"\b{_AI}\s+(?:must|should|shall|are\s+(?:required|instructed)\s+to)\s+(?:always\s+|only\s+)?{_ANSWER}\b"),
+    ("tells a model who it is",
+     r"\byou\s+are\s+(?:now\s+|no\s+longer\s+)(?:an?\s+|in\s+)?\w+|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must)\b|"
+     r"\bpretend\s+(?:to\s+be|that\s+you\s+are|you\s+are)\b|\byour\s+new\s+(?:role|task|instructions?)\b"),
+    ("tells the reader what to answer",
+     rf"\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|instructed|told)\s+to)\s+"
+     rf"(?:always\s+|only\s+|now\s+|instead\s+)?{_ANSWER}\b"),
+    ("tells the reader what to answer",
+     r"(?:^|\band\s+)\W*(?:please\s+)?(?:now\s+)?(?:always\s+|only\s+)?(?:say|state|answer|claim|conclude|respond|reply)"
+     r"\s+(?:that\b|only\b|[\"'“‘])"),
+    ("tells the reader what to answer",
+     r"\bin\s+your\s+(?:answer|response|reply|summary|report|output)\s*[,:]|"
+     r"\b(?:the\s+)?(?:correct|right|real|true|final)\s+answer\s+(?:is|must\s+be|should\s+be)\b.*"
+     r"\b(?:say|state|answer|respond|tell)\b"),
+    ("tells the reader what to cite",
+     r"\b(?:cite|quote|reference)\s+(?:only\s+)?(?:source|sources|document|doc)\s*\[?#?\s*\d+|\bcite\s+\[\d+\]|"
+     r"\b(?:cite|credit)\s+(?:only\s+)?(?:this|these)\s+(?:page|source|sources|site|article|document)\b"),
+    ("tells the reader to hide something",
+     r"\bdo\s+not\s+(?:reveal|disclose|mention|repeat)\s+(?:this|these)\s+(?:instructions?|text|message|prompt)\b"),
+    ("carries chat-template markup",
+     r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<SYS>>|"
+     r"^\W*#{2,}\s*(?:instruction|system|response)\s*:|^\W*(?:system|assistant)\s*:"),
+    ("announces new instructions",
+     rf"^\W*(?:new|updated|revised|real|actual|important)\s+{_DIRECTIVES}\s*:|"
+     rf"\b{_DIRECTIVES}\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?{_AI}\s*:"),
+)
+_COMPILED = tuple((reason, re.compile(pattern, re.IGNORECASE)) for reason, pattern in _PATTERNS)
+
+
+def instruction_like(sentence: str) -> str | None:
+    """Why ``sentence`` reads as an instruction to a model or to the reader about its answer, or None for prose."""
+    text = " ".join(sentence.split())
+    for reason, pattern in _COMPILED:
+        if pattern.search(text):
+            return reason
+    return None
