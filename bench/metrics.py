@@ -32,12 +32,20 @@ METRICS: tuple[Metric, ...] = (
            "fewest passages any graph configuration read for that question, so every row is compared at one budget"),
     Metric("bm25_same_k", "BM25@k", "one-shot BM25 recall at this row's own budget: the question as the only query, "
            "top-k with k = passages this row read for the question"),
+    Metric("recall_at_10", "r@10", "evidence recall over the first 10 passages read, in reading order (all of them "
+           "when fewer were read)"),
+    Metric("bm25_at_10", "BM25@10", "one-shot BM25 recall at k = 10: the question as the only query"),
+    Metric("recall_at_20", "r@20", "evidence recall over the first 20 passages read, in reading order"),
+    Metric("bm25_at_20", "BM25@20", "one-shot BM25 recall at k = 20"),
+    Metric("recall_at_40", "r@40", "evidence recall over the first 40 passages read, in reading order"),
+    Metric("bm25_at_40", "BM25@40", "one-shot BM25 recall at k = 40"),
     Metric("seen_recall", "seen", "gold passages among every hit any search returned, read or not (hits of "
            "saturated rounds are seen but not read)"),
     Metric("cited_recall", "cited", "gold passages among the passages the answer cites"),
     Metric("passages", "read", "passages read (sources stored), mean", 1),
     Metric("searches", "searches", "backend searches sent (incl. quality-floor fallbacks), mean", 1),
     Metric("search_rounds", "s-rounds", "search rounds (novelty-gate passes), mean", 1),
+    Metric("saturated_rounds", "saturated", "search rounds the novelty gate judged saturated, mean per question", 2),
     Metric("cycles", "cycles", "synthesize/critic cycles (outer loop), mean", 2),
     Metric("model_calls", "model calls", "model calls, mean (0 with --llm none)", 1),
     Metric("tokens", "tokens", "model tokens, mean (0 with --llm none)", 0),
@@ -67,8 +75,15 @@ def k_star(records: Iterable[dict]) -> dict[str, int]:
     return fewest
 
 
-def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float | None) -> dict[str, Any]:
-    """Every metric of one run (``None`` where it does not apply, e.g. answer metrics of one-shot BM25)."""
+EQUAL_BUDGETS = (10, 20, 40)  # the budgets at which reading order is compared with one-shot BM25
+
+
+def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float | None,
+                bm25_top: list[str] | None = None) -> dict[str, Any]:
+    """Every metric of one run (``None`` where it does not apply, e.g. answer metrics of one-shot BM25).
+
+    ``bm25_top`` is one-shot BM25's ranking for the question (at least the largest equal budget long); graph runs
+    are compared with it at every equal budget."""
     gold = question.gold_doc_ids
     read = record["read"]
     answered = record.get("claims") is not None and record["claims"] > 0
@@ -78,11 +93,15 @@ def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float
         "all_gold": all_gold(read, gold),
         "recall_kstar": recall_at(read, gold, kstar),
         "bm25_same_k": bm25_same_k,
+        **{f"recall_at_{k}": recall_at(read, gold, k) if bm25_top is not None else None for k in EQUAL_BUDGETS},
+        **{f"bm25_at_{k}": recall_at(bm25_top, gold, k) if bm25_top is not None else None for k in EQUAL_BUDGETS},
         "seen_recall": evidence_recall(record.get("seen", read), gold),
         "cited_recall": evidence_recall(record["cited"], gold) if "cited" in record else None,
         "passages": len(read),
         "searches": record["searches"],
         "search_rounds": record["search_rounds"],
+        "saturated_rounds": (sum(1 for g in record["gate"] if g["decision"] == "saturated")
+                             if "gate" in record else None),
         "cycles": record["cycles"],
         "model_calls": record["model_calls"],
         "tokens": record["tokens"],

@@ -24,7 +24,7 @@ from bench.bm25 import OneShotBM25
 from bench.configs import FULL, Configuration, select
 from bench.data import DEFAULT_DATA, RESULTS_DIR, Question, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
-from bench.metrics import METRICS, aggregate, k_star, run_metrics
+from bench.metrics import EQUAL_BUDGETS, METRICS, aggregate, k_star, run_metrics
 from bench.report import markdown, plot
 from bench.runner import Unit, run_unit
 from bench.scoring import recall_at
@@ -144,18 +144,20 @@ def score(questions: list[Question], records: list[dict], bm25: OneShotBM25) -> 
     rows: list[dict] = []
     for record in all_runs:
         question = by_qid[record["qid"]]
-        same_k = None
+        same_k = top = None
         if record["config"] != "bm25_oneshot":
             ids, _ = bm25.top(question.question, len(record["read"]))
             same_k = recall_at(ids, question.gold_doc_ids, len(ids)) if ids else 0.0
-        metrics = run_metrics(record, question, fewest.get(record["qid"], 0), same_k)
+            top, _ = bm25.top(question.question, max(EQUAL_BUDGETS))
+        metrics = run_metrics(record, question, fewest.get(record["qid"], 0), same_k, top)
         rows.append({**{k: v for k, v in record.items() if k != "queries"}, "group": question.group,
                      "k_star": fewest.get(record["qid"], 0), "metrics": metrics, "queries": record.get("queries")})
     return rows
 
 
 def gate_decisions(rows: list[dict], config: str) -> dict[str, Any]:
-    """How the novelty gate decided, over every round of every run of a configuration, and its score histogram."""
+    """How the novelty gate decided, over every round of every run of a configuration: its score histogram, and
+    how many rounds it judged saturated out of how many it judged at all."""
     decisions: Counter[str] = Counter()
     scores: Counter[int] = Counter()
     for row in rows:
@@ -164,7 +166,22 @@ def gate_decisions(rows: list[dict], config: str) -> dict[str, Any]:
         for verdict in row.get("gate", []):
             decisions[f"{verdict['decision']}: {verdict['reason']}"] += 1
             scores[verdict["score"]] += 1
-    return {"decisions": dict(decisions.most_common()), "scores": {str(k): scores[k] for k in sorted(scores)}}
+    saturated = sum(n for key, n in decisions.items() if key.startswith("saturated"))
+    return {"decisions": dict(decisions.most_common()), "scores": {str(k): scores[k] for k in sorted(scores)},
+            "saturated": saturated, "rounds": sum(decisions.values()),
+            "runs_ended_saturated": sum(1 for row in rows if row["config"] == config and row.get("gate")
+                                        and row["gate"][-1]["decision"] == "saturated")}
+
+
+def reading_curve(rows: list[dict], config: str, largest_k: int) -> list[float]:
+    """Mean evidence recall of the first k passages read, k = 1..largest_k, over the runs of one configuration (its
+    first seed): the agent's reading order as a recall@k curve, comparable point by point with one-shot BM25's."""
+    runs = [row for row in rows if row["config"] == config]
+    if not runs or largest_k <= 0:
+        return []
+    first_seed = min(row["seed"] for row in runs)
+    runs = [row for row in runs if row["seed"] == first_seed]
+    return [sum(recall_at(row["read"], row["gold"], k) for row in runs) / len(runs) for k in range(1, largest_k + 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     curve = bm25_curve(questions, bm25, args.curve_k)
     report["bm25_curve"] = curve
+    gold_of = {q.qid: q.gold_doc_ids for q in questions}
+    with_gold = [{**row, "gold": gold_of[row["qid"]]} for row in rows]
+    report["reading_curves"] = {c.name: reading_curve(with_gold, c.name, args.curve_k) for c in configs if c.graph}
     report["elapsed_s"] = time.perf_counter() - started
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")

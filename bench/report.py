@@ -10,7 +10,7 @@ from bench.configs import BY_NAME
 from bench.metrics import METRICS
 
 TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
-                 "searches", "search_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered",
+                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered",
                  "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
 
 
@@ -50,6 +50,24 @@ def group_table(summary: dict, groups: dict[str, set[str]]) -> list[str]:
     return lines
 
 
+def equal_budget_table(summary: dict, budgets: tuple[int, ...] = (10, 20, 40)) -> list[str]:
+    """Reading-order recall against one-shot BM25 at the same k, per configuration, overall and per dataset."""
+    groups = [g for g in next(iter(summary.values()), {}) if g == "all" or " " not in g]
+    header = ["configuration", "questions"] + [f"r@{k} / BM25@{k} (Δ)" for k in budgets]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" + "---:|" * (len(header) - 1)]
+    for config, by_group in summary.items():
+        for group in groups:
+            stats = by_group.get(group, {})
+            if f"recall_at_{budgets[0]}" not in stats:
+                continue
+            cells = []
+            for k in budgets:
+                ours, theirs = stats[f"recall_at_{k}"]["mean"], stats[f"bm25_at_{k}"]["mean"]
+                cells.append(f"{ours:.3f} / {theirs:.3f} ({100 * (ours - theirs):+.1f})")
+            lines.append(f"| {BY_NAME[config].label} | {group} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def markdown(report: dict[str, Any], groups: dict[str, set[str]]) -> str:
     summary = report["summary"]
     parts = [
@@ -66,13 +84,22 @@ def markdown(report: dict[str, Any], groups: dict[str, set[str]]) -> str:
         "",
         "Mean over questions; `±` is the standard deviation of that mean across seeds (configurations that use ε).",
         "",
+        "## Reading order against one-shot BM25 at equal k",
+        "",
+        "r@k: evidence recall of the first k passages the run read (all of them when it read fewer); BM25@k: the "
+        "question as one BM25 query, top k; Δ in points.",
+        "",
+        *equal_budget_table(summary),
+        "",
         "## By dataset and hop kind: recall / all-gold / searches",
         "",
         *group_table(summary, groups),
         "",
         "## Novelty gate decisions (every round of every run)",
         "",
-        *[f"- {name}: {', '.join(f'{k} {v}' for k, v in gate['decisions'].items()) or 'none'}; scores "
+        *[f"- {name}: {gate.get('saturated', 0)} of {gate.get('rounds', 0)} rounds judged saturated "
+          f"({gate.get('runs_ended_saturated', 0)} runs ended on a saturated round); "
+          f"{', '.join(f'{k} {v}' for k, v in gate['decisions'].items()) or 'none'}; scores "
           f"{', '.join(f'{k}:{v}' for k, v in gate['scores'].items())}"
           for name, gate in report.get("gate_decisions", {}).items()],
         "",
@@ -115,6 +142,12 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
         right.errorbar(passages["mean"], recall["mean"], xerr=passages["sd"], yerr=recall["sd"], **style)
     if bm25_curve:
         right.plot(range(1, len(bm25_curve) + 1), bm25_curve, color="grey", linewidth=1, label="one-shot BM25 recall@k")
+    for number, (config, curve) in enumerate(report.get("reading_curves", {}).items()):
+        if curve and config in report["summary"]:
+            # the run's reading order as a recall@k curve (flat once a run stops reading)
+            colour = f"C{list(report['summary']).index(config) % 10}"
+            right.plot(range(1, len(curve) + 1), curve, color=colour, linewidth=1.2, linestyle="--",
+                       label=f"{BY_NAME[config].label}: reading order recall@k")
     left.set_xlabel("searches per question (mean)")
     right.set_xlabel("passages read per question (mean)")
     recalls = [g["all"]["recall"]["mean"] for g in report["summary"].values() if "recall" in g.get("all", {})]

@@ -61,7 +61,8 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
     result = state.get("result", {})
     sources = result.get("sources", [])
     searches = state.get("search_results", [])
-    seen = list(dict.fromkeys(passage_id(h) for r in searches for h in r["hits"]))
+    # seen: every result a search returned, read or passed over (a local search reads only its best few)
+    seen = list(dict.fromkeys(passage_id(h) for r in searches for h in [*r["hits"], *r.get("passed_over", [])]))
     counters = state.get("counters", {})
     queries = []
     for r in searches:
@@ -69,6 +70,7 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
                  "origin": r["origin"], "outcome": r["outcome"], "hits": len(r["hits"]), "cached": r["cached"]}
         if trace_hits:
             entry["hit_ids"] = [passage_id(h) for h in r["hits"]]
+            entry["passed_ids"] = [passage_id(h) for h in r.get("passed_over", [])]
         queries.append(entry)
     return {
         "read": [passage_id(s) for s in sources],

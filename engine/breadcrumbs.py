@@ -10,7 +10,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from satiate.engine.text import claimable, content_terms, entities, idf_weights, sentences, stem, stems, words
+from satiate.engine.answer import clean_title, focus_terms, name_spans
+from satiate.engine.text import claimable, content_terms, entities, idf_weights, sentences, stem, stems, unique, words
 from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
@@ -41,6 +42,8 @@ class Breadcrumb:
 # Seed 004's priority (identifiers > organisations > people > other) as a mild multiplier on relevance.
 DATE_LIKE = re.compile(r"^\d{4}-\d{2}")
 KIND_WEIGHT = {"identifier": 1.3, "organisation": 1.2, "person": 1.1, "other": 1.0}
+ANCHOR_LEAD_BONUS = 2.0  # a name in the first sentence of a page the question names, in units of the rarest term
+GENERIC_SHARE = 0.3  # a name more than this share of the topical pages mention leads nowhere in particular
 
 
 def kind_of(name: str) -> str:
@@ -80,32 +83,54 @@ def rank_breadcrumbs(
 ) -> list[Breadcrumb]:
     """Entities worth following, best first.
 
-    Names are mined from the topical sources only (``topical_sources``). A name earns the relevance of every sentence
-    that mentions it: the question's terms in that sentence, weighted by rarity, and three times more for terms of
-    the names the question itself contains (a sentence about the question's anchor entity is where its bridge is
-    named). Kept: names absent from the question (``include_question`` keeps them, for key actors) and not already
-    the title of a source we hold (that page is read; ``include_held`` keeps them, for synthesis, where the held page
-    is exactly what a hop-2 claim should come from). Lone generic words (demonyms, "American") count half.
+    Names are mined from the topical sources only (``topical_sources``), and never across punctuation ("McDowell
+    County, West Virginia" is two names, not one query-sized bag). A name earns the relevance of every sentence that
+    mentions it: the question's terms in that sentence, weighted by rarity, and three times more for terms of the
+    names the question itself contains (a sentence about the question's anchor entity is where its bridge is named).
+    A page about something the question names ("Privilege (Ivor Cutler album)" for "the performer of Privilege")
+    names the bridge in its first sentences and in its title's qualifier, so those earn a bonus that fades with the
+    sentence's position. Kept: names absent from the question (``include_question`` keeps them, for key actors) and
+    not already the title of a source we hold (that page is read; ``include_held`` keeps them, for synthesis, where
+    the held page is exactly what a hop-2 claim should come from). Lone generic words (demonyms, "American") and
+    names most topical pages mention ("United States") count half.
     """
     question_lower = question.lower()
     question_terms = stems(question)
     anchor_terms = {stem(t) for name in entities(question) for t in content_terms(name)}
-    held_titles = set() if include_held else {s["title"].strip().lower() for s in sources}
+    held_titles = set() if include_held else {t for s in sources for t in (s["title"].strip().lower(),
+                                                                         clean_title(s["title"]).lower())}
     excluded = {e.lower() for e in exclude or set()}
-    scanned = [
-        (source, sentence.text, stems(sentence.text))
-        for source in topical_sources(question, sources)
-        for sentence in sentences(source["text"][:20_000])
-        if claimable(sentence.text)  # prose only: badges, tables and code name nothing worth following
-    ]
-    idf = idf_weights([list(terms) for _, _, terms in scanned]) if scanned else {}
+    topical = topical_sources(question, sources)
+    scanned: list[tuple[SourceRecord, str, set[str], float]] = []
+    for source in topical:
+        title = clean_title(source["title"])
+        anchored = bool(stems(title)) and stems(title) <= question_terms
+        qualifier = source["title"].strip()[len(title):].strip(" ()")
+        if anchored and qualifier:
+            scanned.append((source, qualifier, set(), 1.0))  # "(Ivor Cutler album)": the page's own pointer
+        position = 0
+        for sentence in sentences(source["text"][:20_000]):
+            if claimable(sentence.text):  # prose only: badges, tables and code name nothing worth following
+                lead = 1.0 / (1 + position) if anchored else 0.0
+                scanned.append((source, sentence.text, stems(sentence.text), lead))
+                position += 1
+    idf = idf_weights([list(terms) for _, _, terms, _ in scanned]) if scanned else {}
+    top_idf = max(idf.values(), default=1.0)
+    common = frozenset(w for _, text, _, _ in scanned for w in re.findall(r"\b[a-z][a-z'’]+\b", text))
+    named = [set(name_spans(text, common)) for _, text, _, _ in scanned]
+    pages_naming: dict[str, set[str]] = defaultdict(set)
+    for (source, _, _, _), names in zip(scanned, named):
+        for name in names:
+            pages_naming[name.lower()].add(source["key"])
+    generic = max(3, int(GENERIC_SHARE * len(topical)))
     relevance: Counter[str] = Counter()
     seen_in: dict[str, set[str]] = defaultdict(set)
-    for source, text, terms in scanned:
+    for (source, text, terms, lead), names in zip(scanned, named):
         weight = sum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
+        weight += ANCHOR_LEAD_BONUS * top_idf * lead
         if weight <= 0:
             continue
-        for name in set(entities(text)):
+        for name in names:
             lowered = name.lower()
             in_question = lowered in question_lower or stems(name) <= question_terms
             if (
@@ -117,7 +142,7 @@ def rank_breadcrumbs(
                 or DATE_LIKE.match(name)
             ):
                 continue
-            relevance[name] += weight
+            relevance[name] += weight * (0.5 if len(pages_naming[lowered]) > generic else 1.0)
             seen_in[name].add(source["id"])
     crumbs = []
     for name, value in relevance.items():
@@ -137,3 +162,27 @@ def remaining_terms(question: str, crumb: Breadcrumb, sources: list[SourceRecord
             covered |= stems(source["text"])
     crumb_stems = stems(crumb.name)
     return [t for t in dict.fromkeys(content_terms(question)) if stem(t) not in covered | crumb_stems]
+
+
+POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+BRIDGE_QUERY_TERMS = 4
+
+
+def search_form(text: str) -> str:
+    """Text as a search index should see it: "Corey Taylor's city" becomes "Corey Taylor city" (an index splits
+    "Taylor's" into "taylor" + "s", so the possessive would only match pages that write it the same way)."""
+    return POSSESSIVE.sub("", text)
+
+
+def bridge_query(question: str, name: str, limit: int = BRIDGE_QUERY_TERMS) -> str:
+    """The query that follows a bridge: its name plus the question's relation terms (the words around the question
+    word, ``focus_terms``) that the name does not already say, e.g. "Iowa president state" for "Who was president
+    when the area where Intrepid Wind Farm is located became a state?" once the wind farm's page names Iowa.
+
+    Not a bag of every question term the sources leave uncovered: the first hop's own words ("intrepid wind")
+    would pull the search back to the page already read.
+    """
+    focus = focus_terms(question)
+    own = stems(name)
+    relation = [t for t in unique(content_terms(search_form(question))) if stem(t) in focus and stem(t) not in own]
+    return " ".join([search_form(name), *relation[:limit]])

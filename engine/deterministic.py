@@ -8,14 +8,15 @@ they cite, and a mechanical completeness critic.
 
 from __future__ import annotations
 
-from satiate.engine.answer import Found, find_answer, read_for, with_subject
+from satiate.engine.answer import Found, clean_title, evidence_covers_names, find_answer, read_for, with_subject
 from satiate.engine.base import Decision, ResearchView
-from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
+from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
 from satiate.engine.grounding import supports
 from satiate.engine.novelty import heuristic_novelty
 from satiate.engine.text import (
     content_terms,
     entities,
+    idf_weights,
     jaccard,
     normalize_query,
     numbers,
@@ -37,7 +38,8 @@ from satiate.state.contracts import (
     ReflectionResponse,
     SynthesisResponse,
 )
-from satiate.state.records import Hit, SourceRecord
+from satiate.state.records import Hit, SearchRecord, SourceRecord
+from satiate.state.settings import Settings
 
 NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "none", "cannot", "without", "false", "failed"})
 CONTRAST_CUES = frozenset(
@@ -54,6 +56,10 @@ HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no
 REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he", "she", "they", "his", "her",
                              "their", "there", "in", "on", "at", "after", "during"})
 MAX_QUERY_CHARS = 300
+LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
+NAMED_ANSWERS = ("person", "place", "name")
+SEEN_PER_SEARCH = 5  # the passed-over results nearest the top of each search are the ones worth ranking again
+SEEN_TOP_SENTENCES = 20  # a seen passage is read when one of its sentences ranks this high for the question
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
 CLAIM_FLOOR = 0.4  # a claim's relevance as a share of the best sentence's
@@ -65,6 +71,7 @@ def core_terms(text: str, limit: int = 6) -> list[str]:
 
 def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     """Seed 003's multi-angle decomposition of one target, the target itself first."""
+    text = search_form(text)
     core = " ".join(core_terms(text))
     names = [n for n in unique(entities(text)) if len(n) > 2][:2]
     # A very long question is a poor search query: its first words, cut at a word boundary, stand in for it.
@@ -79,6 +86,97 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
                 PlanQueryModel(query=f"{core} {ANGLE_SUFFIX[angle]}", intent=f"{angle} angle on the target", angle=angle)
             )
     return planned
+
+
+def search_angles(settings: Settings) -> list[str]:
+    """The angles worth a query on this run's backends: all of ``angles`` when the web is searched, else
+    ``corpus_angles`` (a local index has no notion of "latest" or "official"; those words only add noise)."""
+    if any(backend not in LOCAL_BACKENDS for backend in settings.resolved_backends()):
+        return list(settings.angles)
+    return list(settings.corpus_angles)
+
+
+def answer_supported(question: str, found: Found, settings: Settings) -> bool:
+    """The question is answered by what was read: a short answer scoring at least ``answer_signoff_score`` whose
+    evidence sentences (or their pages' titles) mention every name the question gives, so each hop from the
+    question's names to the answer rests on a sentence read."""
+    if found.short_answer is None or found.score < settings.answer_signoff_score or not found.evidence:
+        return False
+    return evidence_covers_names(question, found.evidence)
+
+
+def answer_check(found: Found | None, view: ResearchView) -> PlanQueryModel | None:
+    """The query that reads the answer's own page, while it is unread and was never searched for.
+
+    A name found as the answer may be one more bridge (the company Sachin Warrier worked for is not where it is
+    headquartered), and its own page is where the next hop, or the corroboration, is written: it is read once
+    before the loop may stop."""
+    if found is None or found.short_answer is None or found.kind not in NAMED_ANSWERS:
+        return None
+    name = found.short_answer.strip().lower()
+    if any(clean_title(s["title"]).lower() == name for s in view.sources):
+        return None
+    query = bridge_query(view.question, found.short_answer)
+    if normalize_query(query) in view.executed_queries():
+        return None
+    return PlanQueryModel(query=query, intent=f"breadcrumb: {found.short_answer}", angle="breadcrumb")
+
+
+def as_candidate(hit: Hit, record: SearchRecord | None = None) -> SourceRecord:
+    """A hit as the source it would become if read (to rank it with the sources read, not to store it)."""
+    return SourceRecord(id=f"hit:{hit['key']}", key=hit["key"], url=hit["url"], title=hit["title"], text=hit["body"],
+                        backend=hit["backend"], read_kind="passage", query=record["query"] if record else "",
+                        angle=record["angle"] if record else "", cycle=record["cycle"] if record else 0,
+                        round=record["round"] if record else 0)
+
+
+def evidence_novelty(view: ResearchView, hits: list[Hit]) -> int:
+    """0-10: the share of a round's new passages with a sentence among the best few for the question, ranked with
+    everything read (two-hop chains included). A round of new words about other things scores 0: it adds nothing
+    the answer could come from, so it counts towards saturation."""
+    if not hits:
+        return 0
+    reading = read_for(view.question, [*view.sources, *(as_candidate(hit) for hit in hits)])
+    best = {scored.line.source["key"] for scored in reading.ranked[:SEEN_TOP_SENTENCES] if scored.score > 0}
+    return round(10 * sum(1 for hit in hits if hit["key"] in best) / len(hits))
+
+
+def seen_worth_reading(view: ResearchView, limit: int) -> list[PlanQueryModel]:
+    """Passages a search returned but did not read (passed over, or in a round the gate judged saturated), ranked
+    again against the question and the bridges found since.
+
+    One whose sentence now ranks among the best few for the question (a chain through a bridge read later makes it
+    relevant: "Iowa became the 29th state ... when President James K. Polk signed" once the wind farm's page named
+    Iowa) is read, asked for by its title and the rarest words of that sentence, which brings that passage first.
+    """
+    if limit <= 0:
+        return []
+    held = {s["key"] for s in view.sources}
+    candidates: dict[str, SourceRecord] = {}
+    for record in view.search_results:
+        returned = sorted([*record["hits"], *record.get("passed_over", [])], key=lambda h: h["rank"])
+        for hit in returned[:SEEN_PER_SEARCH]:
+            if hit["key"] in held or hit["key"] in candidates or not hit.get("body"):
+                continue
+            candidates[hit["key"]] = as_candidate(hit, record)
+    if not candidates:
+        return []
+    reading = read_for(view.question, [*view.sources, *candidates.values()])
+    rarity = idf_weights([list(line.terms) for line in reading.pool])
+    chosen: dict[str, PlanQueryModel] = {}
+    for scored in reading.ranked[:SEEN_TOP_SENTENCES]:
+        key = scored.line.source["key"]
+        if scored.score <= 0 or key not in candidates or key in chosen:
+            continue
+        title = candidates[key]["title"]
+        own = stems(title)
+        rare = sorted((w for w in unique(content_terms(scored.line.text)) if stem(w) not in own),
+                      key=lambda w: -rarity.get(stem(w), 0.0))
+        chosen[key] = PlanQueryModel(query=" ".join([search_form(title), *rare[:4]]), intent=f"seen before: {title}",
+                                     angle="seen")
+        if len(chosen) >= limit:
+            break
+    return list(chosen.values())
 
 
 def novelty_reference(view: ResearchView) -> str:
@@ -160,7 +258,7 @@ class DeterministicEngine:
 
     # --- plan -----------------------------------------------------------------------------------------------------------
     def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
-        candidates = angle_queries(target or view.question, list(view.settings.angles))
+        candidates = angle_queries(target or view.question, search_angles(view.settings))
         queries = fresh_queries(candidates, view.executed_queries(), view.settings.budget.max_queries_per_round)
         if not queries:  # everything already asked: fall back to the simplified target so the plan is never empty
             queries = [PlanQueryModel(query=simplify_query(target or view.question), intent="simplified", angle="question")]
@@ -168,6 +266,8 @@ class DeterministicEngine:
 
     # --- novelty and compression ----------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
+        if view.settings.novelty_measure == "evidence":
+            return Decision(evidence_novelty(view, hits))
         bodies = [h["body"] for h in hits]
         if view.settings.novelty_focus:
             bodies = [focused_text(body, view) for body in bodies]
@@ -208,37 +308,54 @@ class DeterministicEngine:
 
     # --- reflect --------------------------------------------------------------------------------------------------------
     def reflect(self, view: ResearchView) -> Decision[ReflectionResponse]:
+        """Sufficient once the answer is supported by what was read; otherwise follow the chain: the question again
+        with the best bridge found (its unread results, ranked against both), then each bridge with the relation the
+        question still asks about, after reformulations of this cycle's failed or thin searches."""
         settings = view.settings
         key_terms = unique(content_terms(view.question))
         known = stems(view.knowledge_state)
         uncovered = [t for t in key_terms if stem(t) not in known]
         confidence = 1 - len(uncovered) / len(key_terms) if key_terms else 1.0
-        candidates: list[PlanQueryModel] = []
+        # The answer can end the loop only after the minimum rounds: round 1 reads the question's own results, and
+        # an answer found there may be the bridge itself ("the company Sachin Warrier worked for"), whose page the
+        # breadcrumbs of round 2 read.
+        found = find_answer(view.question, view.sources) if view.sources else None
+        check = answer_check(found, view)
+        if found is not None and check is None and view.search_round >= settings.searches_per_task and \
+                answer_supported(view.question, found, settings):
+            return Decision(ReflectionResponse(sufficient=True, confidence=round(max(confidence, min(1.0, found.score)), 3),
+                                               gaps=[], new_queries=[]))
+        candidates: list[PlanQueryModel] = [check] if check else []
+        candidates += seen_worth_reading(view, settings.seen_results)
         # Tier 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
         for record in view.search_results:
             if record["cycle"] != view.cycle:
                 continue
-            thin = record["outcome"] != "ok" or len(record["hits"]) < settings.thin_result_count
-            if thin:
+            returned = len(record["hits"]) + len(record.get("passed_over", []))
+            if record["outcome"] != "ok" or returned < settings.thin_result_count:
                 candidates.append(
                     PlanQueryModel(query=simplify_query(record["query"]), intent=f"reformulation of '{record['query']}'",
                                    angle=record["angle"])
                 )
-        # Seed 004: follow breadcrumbs, each with the question terms its sources leave uncovered.
-        crumbs = rank_breadcrumbs(view.question, view.sources, limit=settings.max_breadcrumbs * 3)
+        # Seed 004: follow breadcrumbs, each with the relation the question asks about.
+        crumbs = rank_breadcrumbs(search_form(view.question), view.sources, limit=settings.max_breadcrumbs * 3)
         followed = 0
         for crumb in crumbs:
             if followed >= settings.max_breadcrumbs:
                 break
-            rest = remaining_terms(view.question, crumb, view.sources)[:4]
-            query = " ".join([crumb.name, *rest])
+            query = bridge_query(view.question, crumb.name)
             if normalize_query(query) in view.executed_queries():
                 continue
             candidates.append(PlanQueryModel(query=query, intent=f"breadcrumb: {crumb.name}", angle="breadcrumb"))
             followed += 1
-        # Seed 001's plan_query: target what the knowledge state does not cover yet.
-        if uncovered:
-            anchor = [n for n in unique(entities(view.question))][:1]
+        if crumbs and settings.max_breadcrumbs:
+            # The question's own results, ranked again with the best bridge: what it found but did not read yet.
+            query = truncate(f"{search_form(view.question)} {crumbs[0].name}", MAX_QUERY_CHARS).rstrip("…")
+            candidates.append(PlanQueryModel(query=query, intent=f"the question with the bridge {crumbs[0].name}",
+                                             angle="question"))
+        # Seed 001's plan_query: target what the knowledge state does not cover yet (when no breadcrumb leads on).
+        if uncovered and not followed:
+            anchor = [n for n in unique(entities(search_form(view.question)))][:1]
             candidates.append(
                 PlanQueryModel(query=" ".join(anchor + uncovered[:5]), intent="terms not yet covered", angle="gap")
             )
@@ -389,41 +506,60 @@ class DeterministicEngine:
 
     # --- critic ---------------------------------------------------------------------------------------------------------
     def critique(self, view: ResearchView) -> Decision[CriticReport]:
+        """Name what is missing. Once the short answer is supported by cited sentences (``answer_supported``), only
+        a dispute about the answer's own sources stays material: more reading would not change the answer, so the
+        other gaps are listed as cosmetic. While it is not, the first gap is the one that would close it: the best
+        bridge found, with the relation the question asks about."""
         gaps: list[CriticGap] = []
         claim_text = " ".join(c["claim"] for c in view.claims)
         claim_stems = stems(claim_text)
         cited = {i for c in view.claims for i in c["source_ids"]}
+        found = find_answer(view.question, view.sources) if view.sources else None
+        check = answer_check(found, view)
+        supported = found is not None and answer_supported(view.question, found, view.settings) and all(
+            line.source["id"] in cited for line in found.evidence)
+        answered = supported and check is None
+        answer_ids = {line.source["id"] for line in found.evidence} if answered else set()
         if not view.claims:
             gaps.append(CriticGap(kind="modality", description="No grounded claim answers the question yet.",
                                   query=simplify_query(view.question), priority=9.0, material=True))
-        # Unread source: a name the cited sources lead to, whose own page was never read.
+        if supported and check is not None:
+            gaps.append(CriticGap(kind="unread-source", description=f"The answer '{found.short_answer}' is a name "
+                                  "whose own source was never read: reading it confirms the answer or leads one hop "
+                                  "further.", query=check.query, priority=9.5, material=True))
+        # Unread source: a name the cited sources lead to, whose own source was never read.
         cited_sources = [s for s in view.sources if s["id"] in cited] or view.sources
-        crumbs = rank_breadcrumbs(view.question, cited_sources, limit=min(3, view.settings.max_breadcrumbs))
+        crumbs = rank_breadcrumbs(search_form(view.question), cited_sources, limit=min(3, view.settings.max_breadcrumbs))
         for rank, crumb in enumerate(crumbs if view.settings.max_breadcrumbs else []):
-            rest = remaining_terms(view.question, crumb, cited_sources)[:4]
-            gaps.append(CriticGap(kind="unread-source", description=f"'{crumb.name}' is named by the sources read "
-                                  "but its own source was never read.", query=" ".join([crumb.name, *rest]),
-                                  priority=8.0 - rank, material=True))
+            lead = rank == 0 and found is not None and not supported
+            reason = (f"The answer is not supported yet ({found.reason or 'its evidence is weak'}); '{crumb.name}' "
+                      "may close it." if lead and found is not None else "")
+            gaps.append(CriticGap(kind="unread-source", description=reason or f"'{crumb.name}' is named by the "
+                                  "sources read but its own source was never read.",
+                                  query=bridge_query(view.question, crumb.name), priority=(9.5 if lead else 8.0 - rank),
+                                  material=not answered))
         # Modality: question terms no claim speaks to.
         uncovered = [t for t in unique(content_terms(view.question)) if stem(t) not in claim_stems]
         if uncovered and view.claims:
-            anchor = unique(entities(view.question))[:1]
+            anchor = unique(entities(search_form(view.question)))[:1]
             gaps.append(CriticGap(kind="modality", description=f"No claim covers: {', '.join(uncovered)}.",
-                                  query=" ".join(anchor + uncovered[:5]), priority=6.0, material=True))
+                                  query=" ".join(anchor + uncovered[:5]), priority=6.0, material=not answered))
         # Counter-argument: the opposing case must be present (a claim that argues against, or a source found by the
         # counter-argument searcher), or explicitly searched for.
         counter_cited = any(s["angle"] == "counter_argument" for s in view.sources if s["id"] in cited) or any(
             CONTRAST_CUES & set(words(c["claim"])) for c in view.claims
         )
         if not counter_cited:
-            core = " ".join(core_terms(view.target or view.question))
+            core = " ".join(core_terms(search_form(view.target or view.question)))
             gaps.append(CriticGap(kind="missing-counterarg", description="No claim presents an opposing view.",
-                                  query=f"{core} {ANGLE_SUFFIX['counter_argument']}", priority=5.0, material=True))
+                                  query=f"{core} {ANGLE_SUFFIX['counter_argument']}", priority=5.0,
+                                  material=not answered))
         for contradiction in view.contradictions:
             if not contradiction["resolved"]:
+                about_answer = not answered or bool(answer_ids & set(contradiction["source_ids"]))
                 gaps.append(CriticGap(kind="unresolved-contradiction",
                                       description=f"Sources disagree on {contradiction['topic']}.",
-                                      query=contradiction["topic"], priority=7.0, material=True))
+                                      query=contradiction["topic"], priority=7.0, material=about_answer))
         # Single-source claims: worth a look, but another confirming citation would not change them (cosmetic).
         for claim in view.claims:
             if claim["verification"] == "unverified_single":

@@ -27,8 +27,10 @@ from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
 
 TITLE_CHARS = 80  # of a source title shown beside its sentence
-SHORT_ANSWER_CHARS = 100
+SHORT_ANSWER_CHARS = 60  # the schema's cap (a grammar stops the model there)
+SHORT_ANSWER_WORDS = 8  # a longer "short answer" is a sentence copied whole, not an answer
 MAX_EVIDENCE_PER_CLAIM = 3
+CLAIM_MIN_CHARS = 20  # in the schema only: a grammar cannot stop at one word; validation leaves it to the checks
 NO_ANSWER_WORDS = ("", "unknown", "none", "n/a", "not stated", "not known", "no answer", "null", "not mentioned",
                    "not given", "cannot be determined", "the sentences do not say")
 KIND_WORDS = {
@@ -44,7 +46,8 @@ KIND_WORDS = {
 
 @dataclass(frozen=True)
 class EvidenceItem:
-    """One numbered sentence as the model sees it: ``E3 [S7 · Harbor of Velmora] Its breakwater is 17 m high.``"""
+    """One numbered sentence as the model sees it: ``E3 [S7 · Harbor of Velmora] Harbor of Velmora's breakwater is
+    17 metres high.`` (the sentence's subject restored where it opened with a pronoun)."""
 
     id: str
     source: SourceRecord
@@ -107,15 +110,23 @@ class EvidenceAnswer(BaseModel):
                               description="The answer in a few words, as one claim states it; empty if none does.")
 
 
-def answer_schema(ids: Sequence[str], max_claims: int) -> type[EvidenceAnswer]:
+def answer_schema(ids: Sequence[str], max_claims: int, question: str = "") -> type[EvidenceAnswer]:
     """``EvidenceAnswer`` whose JSON schema allows only the ids shown (a grammar-constrained model cannot invent
-    one), while validation still accepts any string, so a provider without a grammar gets its wrong id judged and
-    reported instead of the whole answer rejected."""
+    one) and, for a yes/no or two-option question, only those answers (or ""); validation still accepts any string,
+    so a provider without a grammar gets its wrong id judged and reported instead of the whole answer rejected."""
     sentence_id = Annotated[str, WithJsonSchema({"type": "string", "enum": list(ids)})]
+    wording = Annotated[str, WithJsonSchema({"type": "string", "minLength": CLAIM_MIN_CHARS, "maxLength": 400})]
     claim = create_model("EvidenceClaim", __base__=EvidenceClaim,
-                         evidence=(list[sentence_id], Field(min_length=1, max_length=MAX_EVIDENCE_PER_CLAIM)))
+                         evidence=(list[sentence_id], Field(min_length=1, max_length=MAX_EVIDENCE_PER_CLAIM)),
+                         claim=(wording, Field(min_length=1, max_length=400)))
+    expected = expected_answer(question) if question else None
+    choices = (["yes", "no"] if expected and expected.kind == "yes_no" else
+               list(expected.options) if expected and expected.kind == "choice" and expected.options else [])
+    short = (Annotated[str, WithJsonSchema({"type": "string", "enum": [*choices, ""]})] if choices else
+             Annotated[str, WithJsonSchema({"type": "string", "maxLength": SHORT_ANSWER_CHARS})])
     return create_model("EvidenceAnswer", __base__=EvidenceAnswer,
-                        claims=(list[claim], Field(min_length=1, max_length=max(1, max_claims))))
+                        claims=(list[claim], Field(min_length=1, max_length=max(1, max_claims))),
+                        short_answer=(short, Field(max_length=SHORT_ANSWER_CHARS)))
 
 
 # --- judging it ------------------------------------------------------------------------------------------------------
@@ -154,7 +165,7 @@ NO_ANSWER = frozenset(_plain(text) for text in NO_ANSWER_WORDS)
 
 def _short_answer(raw: str, kind: str, options: Sequence[str]) -> str | None:
     text = " ".join(raw.split()).strip().strip(".").strip()
-    if _plain(text) in NO_ANSWER:
+    if _plain(text) in NO_ANSWER or len(text.split()) > SHORT_ANSWER_WORDS:
         return None
     if kind == "yes_no":
         first = _plain(text).split(" ")[0] if _plain(text) else ""
@@ -178,7 +189,6 @@ def judge_answer(answer: EvidenceAnswer, items: Sequence[EvidenceItem], question
     for model_claim in answer.claims:
         wording = " ".join(model_claim.claim.split())
         cited = [by_id[i] for i in dict.fromkeys(normalize_evidence_id(e) for e in model_claim.evidence) if i in by_id]
-        unknown = [e for e in model_claim.evidence if normalize_evidence_id(e) not in by_id]
         problem = None
         if not cited:
             problem = "no sentence with that id was shown"
@@ -210,7 +220,8 @@ def judge_answer(answer: EvidenceAnswer, items: Sequence[EvidenceItem], question
     elif short is None:
         judged.synthesis.abstain_reason = "the model found no answer in the sentences it was shown"
         if answer.short_answer.strip() and _plain(answer.short_answer) not in NO_ANSWER:
-            judged.answer_problem = f"'{answer.short_answer.strip()[:60]}' is not {KIND_WORDS.get(kind, 'an answer')}"
+            judged.answer_problem = (f"'{answer.short_answer.strip()[:60]}' is not {KIND_WORDS.get(kind, 'an answer')}"
+                                     f" in a few words")
     elif kind in ("yes_no", "choice"):
         for draft in drafts[:2]:
             draft.role = "answer"

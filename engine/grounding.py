@@ -129,16 +129,24 @@ def gate_claims(
     return result
 
 
+STATEMENT_MIN_TERMS = 3  # a claim of fewer content words ("MSc", "Germany") is an answer, not a statement
+STATEMENT_MIN_COVERAGE = 0.2  # share of a cited sentence's content words a claim restating it carries at least
+
+
 def sentence_support_problem(claim: str, cited: list[str], min_overlap: float) -> str | None:
     """Why ``claim`` does not rest on exactly the ``cited`` sentences, or None when it does.
 
     A model shown numbered sentences names the ones each claim restates; the claim is checked against those sentences
     alone, not the rest of their pages: every number it states and every name it gives must occur in them, and at
-    least ``min_overlap`` of its content words. A paraphrase passes; an invented, swapped or off-topic fact does not.
+    least ``min_overlap`` of its content words. A paraphrase passes; an invented, swapped or off-topic fact does not,
+    and neither does a bare word lifted from a sentence: a claim restates enough of one cited sentence
+    (``STATEMENT_MIN_COVERAGE`` of its content words, ``STATEMENT_MIN_TERMS`` at least) to stand as a statement.
     """
     text = " ".join(cited)
     if not text.strip():
         return "it cites no sentence"
+    if len(stems(claim)) < STATEMENT_MIN_TERMS:
+        return "it is not a statement (too few words)"
     missing_numbers = sorted(numbers(claim) - numbers(text))
     if missing_numbers:
         return f"the cited sentences do not state {', '.join(missing_numbers)}"
@@ -154,4 +162,7 @@ def sentence_support_problem(claim: str, cited: list[str], min_overlap: float) -
     overlap = len(terms & cited_terms) / len(terms)
     if overlap < min_overlap:
         return f"only {overlap:.0%} of its words are in the cited sentences"
+    coverage = max(len(terms & stems(sentence)) / (len(stems(sentence)) or 1) for sentence in cited)
+    if coverage < STATEMENT_MIN_COVERAGE:
+        return "it restates too little of the sentence it cites to stand as a statement"
     return None

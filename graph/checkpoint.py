@@ -7,6 +7,11 @@ LangGraph server with ``open_async_checkpointer`` (see ``graph/server.py``), so 
 A run is finished when ``finalize`` has written its ``result``, and only then. An empty ``next`` does not say so: a
 process killed after a step's writes were saved but before the next checkpoint leaves a snapshot with nothing "next"
 although the run has steps left (``stream(None, config)`` applies the saved writes and carries on).
+
+A thread has one writer at a time: every run of the compiled graph holds the thread's writer lock while it runs, and
+a second one is refused with ThreadBusy (see "one writer per thread" below). What SQLite reports about the file itself
+(damaged, read-only, a full disk) is a StorageError naming the file and the fix; a store that cannot be written can
+still be read (``satiate list``, ``satiate show``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph.state import CompiledStateGraph
 
 from satiate.state.settings import Settings, SettingsError
+from satiate.tools.store import StorageError, fault_kind, storage_fault
 
 try:  # the key LangGraph sets in the config of a graph run as a task of another graph
     from langgraph._internal._constants import CONFIG_KEY_TASK_ID
@@ -148,6 +154,9 @@ def delete_thread(saver: Any, thread_id: str) -> None:
     never while a run writes it (ThreadBusy)."""
     with thread_writer(saver, thread_id):
         saver.delete_thread(thread_id)
+        database = _sqlite_database(saver)
+        if database is not None:  # the thread's writer lock file goes with it (removed while held)
+            _writer_lock_path(database, thread_id).unlink(missing_ok=True)
 
 
 def vacuum(saver: Any) -> bool:
@@ -156,7 +165,10 @@ def vacuum(saver: Any) -> bool:
         return False
     with saver.lock:
         saver.conn.commit()  # VACUUM cannot run inside a transaction
-        saver.conn.execute("VACUUM")
+        try:
+            saver.conn.execute("VACUUM")
+        except sqlite3.OperationalError as exc:  # VACUUM needs room for a full copy of the file
+            raise checkpoint_fault(getattr(saver, "path", Path("checkpoints.sqlite")), exc) from None
     return True
 
 
@@ -203,8 +215,11 @@ def _try_lock(handle: Any) -> bool:
 
 def _take_lock_file(path: Path) -> Any | None:
     """The open, flock-ed lock file with this process's ID written in it, or None when another holder has it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+", encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise storage_fault(path, exc, damaged="") from None
     if not _try_lock(handle):
         handle.close()
         return None
@@ -261,9 +276,11 @@ def is_running(data_dir: Path, thread_id: str) -> bool:
     if fcntl is None:
         return False
     for path in (_lock_path(data_dir, thread_id), _writer_lock_path(checkpoint_path(data_dir), thread_id)):
-        if not path.exists():
+        try:
+            handle = open(path, "r", encoding="utf-8")  # never created here: a store may be read-only
+        except OSError:
             continue
-        with open(path, "a+", encoding="utf-8") as handle:
+        with handle:
             if not _try_lock(handle):
                 return True
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
@@ -291,6 +308,7 @@ WRITER_KEY_PREFIX = b"satiate-thread-writer\0"
 # A PostgreSQL session whose client vanished without closing it (a machine lost, a network cut) keeps its locks until
 # the server notices: these keepalives make it notice within a minute (ignored on Unix sockets).
 POSTGRES_KEEPALIVES = {"tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3"}
+POSTGRES_HOLDER = "another session of the PostgreSQL store (another process, or another call in this one)"
 _LOCAL_WRITERS: set[tuple[int, str]] = set()
 _LOCAL_WRITERS_LOCK = threading.Lock()
 
@@ -311,11 +329,11 @@ def _postgres_key(thread_id: str) -> int:
 
 
 def _saver_kind(saver: Any) -> str:
-    module = type(saver).__module__
-    if module.startswith("langgraph.checkpoint.sqlite"):
-        return "sqlite"
-    if module.startswith("langgraph.checkpoint.postgres"):
-        return "postgres"
+    for cls in type(saver).__mro__:  # a subclass (FileSqliteSaver) is what its base is
+        if cls.__module__.startswith("langgraph.checkpoint.sqlite"):
+            return "sqlite"
+        if cls.__module__.startswith("langgraph.checkpoint.postgres"):
+            return "postgres"
     return "local"
 
 
@@ -325,6 +343,14 @@ def _sqlite_file(rows: list[Any]) -> Path | None:
         if name == "main" and file:
             return Path(file).resolve()
     return None
+
+
+def _sqlite_database(saver: Any) -> Path | None:
+    """The file of a (sync) SQLite saver; None for any other saver or an in-memory database."""
+    if _saver_kind(saver) != "sqlite" or not isinstance(saver.conn, sqlite3.Connection):
+        return None
+    with saver.lock:
+        return _sqlite_file(saver.conn.execute("PRAGMA database_list").fetchall())
 
 
 def _postgres_connect_args(saver: Any) -> tuple[str, dict[str, Any]]:
@@ -381,8 +407,7 @@ def thread_writer(saver: Any, thread_id: str) -> Iterator[None]:
     """Hold the thread's writer lock in the saver's store while the block runs; ThreadBusy when another run has it."""
     kind = _saver_kind(saver)
     if kind == "sqlite" and fcntl is not None:
-        with saver.lock:
-            database = _sqlite_file(saver.conn.execute("PRAGMA database_list").fetchall())
+        database = _sqlite_database(saver)
         if database is not None:
             with _file_writer(database, thread_id):
                 yield
@@ -392,8 +417,12 @@ def thread_writer(saver: Any, thread_id: str) -> Iterator[None]:
 
         conninfo, kwargs = _postgres_connect_args(saver)
         with psycopg.connect(conninfo, **kwargs) as connection:
-            if not connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),)).fetchone()[-1]:
-                raise _busy(thread_id, "another session of the PostgreSQL store")
+            for _attempt in range(RUN_LOCK_ATTEMPTS):  # a just-killed owner's session may take a moment to end
+                if connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),)).fetchone()[-1]:
+                    break
+                time.sleep(RUN_LOCK_RETRY_S)
+            else:
+                raise _busy(thread_id, POSTGRES_HOLDER)
             yield  # closing the connection ends the session, and with it the lock
         return
     with _local_writer(saver, thread_id):
@@ -430,9 +459,12 @@ async def async_thread_writer(saver: Any, thread_id: str) -> AsyncIterator[None]
 
         conninfo, kwargs = _postgres_connect_args(saver)
         async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as connection:
-            taken = await (await connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),))).fetchone()
-            if not taken[-1]:
-                raise _busy(thread_id, "another session of the PostgreSQL store")
+            for _attempt in range(RUN_LOCK_ATTEMPTS):
+                if (await (await connection.execute(_POSTGRES_TAKE, (_postgres_key(thread_id),))).fetchone())[-1]:
+                    break
+                await asyncio.sleep(RUN_LOCK_RETRY_S)
+            else:
+                raise _busy(thread_id, POSTGRES_HOLDER)
             yield
         return
     with _local_writer(saver, thread_id):
@@ -523,23 +555,95 @@ def sqlite_path_of(url: str) -> Path:
     return Path(url).expanduser()
 
 
-@contextmanager
-def sqlite_checkpointer_at(path: Path) -> Iterator[SqliteSaver]:
-    """A SqliteSaver on any file (WAL, so a reader never blocks a running writer)."""
+# --- storage faults: one line naming the file and the fix -------------------------------------------------------------
+def checkpoint_fault(path: Path, error: BaseException) -> StorageError:
+    """A StorageError for the SQLite checkpoint file: damaged, read-only, a full disk, cannot be opened."""
+    return storage_fault(
+        path, error,
+        damaged=f"move it aside to start an empty store (mv {path} {path}.damaged), after salvaging what its runs "
+        f"hold if you need them: sqlite3 {path}.damaged .recover | sqlite3 {path}",
+        read_only="its runs can still be listed and shown; to run, resume or delete one, make it writable or use "
+        "another data directory (--data-dir)",
+    )
+
+
+def _is_store_error(error: BaseException) -> bool:
+    # what SQLite raises for the file's condition (damaged, full, read-only, locked too long), not for a bad query
+    return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
+
+
+class FileSqliteSaver(SqliteSaver):
+    """A SqliteSaver that knows its file, so that what SQLite raises about the file (damaged, full, read-only)
+    reaches the user as a StorageError naming it. Every read and write of SqliteSaver goes through ``cursor``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, read_only: bool = False) -> None:
+        super().__init__(conn)
+        self.path = path
+        self.read_only = read_only
+        if read_only:
+            self.is_setup = True  # setup() writes (creates tables, switches to WAL): a read-only file has them
+
+    @contextmanager
+    def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
+        try:
+            with super().cursor(transaction) as cursor:
+                yield cursor
+        except sqlite3.DatabaseError as exc:
+            if not _is_store_error(exc):
+                raise
+            raise checkpoint_fault(self.path, exc) from None
+
+
+def _open_for_writing(path: Path) -> FileSqliteSaver:
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, check_same_thread=False, timeout=SQLITE_BUSY_TIMEOUT_S)
-    connection.execute("PRAGMA journal_mode=WAL")
     try:
-        saver = SqliteSaver(connection)
+        connection.execute("PRAGMA journal_mode=WAL")
+        saver = FileSqliteSaver(connection, path)
         saver.setup()
-        yield saver
-    finally:
+    except BaseException:
         connection.close()
+        raise
+    return saver
+
+
+def _open_for_reading(path: Path, first_error: BaseException) -> FileSqliteSaver:
+    """The store read-only: ``mode=ro`` reads a WAL store whose shared-memory file exists; ``immutable=1`` one in a
+    folder that cannot be written (no shared-memory file can be made, and no other process can be writing it)."""
+    for option in ("mode=ro", "immutable=1"):
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?{option}", uri=True, check_same_thread=False)
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError:
+            connection.close()
+            continue
+        return FileSqliteSaver(connection, path, read_only=True)
+    raise checkpoint_fault(path, first_error)
 
 
 @contextmanager
-def open_checkpointer(settings: Settings, environ: Mapping[str, str] | None = None) -> Iterator[Any]:
-    """The CLI's checkpointer: PostgresSaver for a ``postgresql://`` URL, else SqliteSaver on the file."""
+def sqlite_checkpointer_at(path: Path, *, read_only_ok: bool = False) -> Iterator[SqliteSaver]:
+    """A SqliteSaver on any file (WAL, so a reader never blocks a running writer). With ``read_only_ok`` (listing,
+    showing), a store that cannot be written is opened for reading. A fault is a StorageError naming the file."""
+    try:
+        saver = _open_for_writing(path)
+    except (sqlite3.DatabaseError, OSError) as exc:
+        if isinstance(exc, sqlite3.DatabaseError) and not _is_store_error(exc):
+            raise
+        if not (read_only_ok and path.is_file() and fault_kind(exc) in ("read_only", "unopenable")):
+            raise checkpoint_fault(path, exc) from None
+        saver = _open_for_reading(path, exc)
+    try:
+        yield saver
+    finally:
+        saver.conn.close()
+
+
+@contextmanager
+def open_checkpointer(settings: Settings, environ: Mapping[str, str] | None = None, *,
+                      read_only_ok: bool = False) -> Iterator[Any]:
+    """The CLI's checkpointer: PostgresSaver for a ``postgresql://`` URL, else SqliteSaver on the file (read-only
+    when it cannot be written and ``read_only_ok``)."""
     from satiate.graph.postgres import is_postgres_url, postgres_checkpointer
 
     url = checkpoint_url(settings, environ)
@@ -547,7 +651,7 @@ def open_checkpointer(settings: Settings, environ: Mapping[str, str] | None = No
         with postgres_checkpointer(url) as saver:
             yield saver
     else:
-        with sqlite_checkpointer_at(sqlite_path_of(url)) as saver:
+        with sqlite_checkpointer_at(sqlite_path_of(url), read_only_ok=read_only_ok) as saver:
             yield saver
 
 

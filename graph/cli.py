@@ -102,7 +102,20 @@ def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
 def _settings(args: argparse.Namespace) -> Any:
     from satiate.state.settings import resolve_settings
 
-    return resolve_settings(overrides_from(args))
+    settings = resolve_settings(overrides_from(args))
+    _check_data_dir(settings.data_path)
+    return settings
+
+
+def _check_data_dir(path: Path) -> None:
+    """The data directory, or the nearest part of its path that exists, must be a folder (it is made if missing)."""
+    for part in (path, *path.parents):
+        if part.exists():
+            if not part.is_dir():
+                where = "" if part == path else f" ({part} is a file)"
+                raise UsageError(f"data directory {path} is not a folder{where}: give a folder with --data-dir or "
+                                 "SATIATE_DATA_DIR (it is created if missing)")
+            return
 
 
 def _say(err: Console, text: str) -> None:
@@ -169,17 +182,19 @@ def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.N
 
 
 # --- commands -----------------------------------------------------------------------------------------------------------
-def _open(settings: Any) -> Any:
-    """The run store: SQLite in the data directory, or the ``SATIATE_CHECKPOINT_URL`` (e.g. PostgreSQL)."""
+def _open(settings: Any, *, read_only_ok: bool = False) -> Any:
+    """The run store: SQLite in the data directory, or the ``SATIATE_CHECKPOINT_URL`` (e.g. PostgreSQL); opened
+    for reading when it cannot be written and ``read_only_ok`` (list, show)."""
     from satiate.graph.checkpoint import open_checkpointer
 
-    return open_checkpointer(settings)
+    return open_checkpointer(settings, read_only_ok=read_only_ok)
 
 
 def _unknown_thread(thread_id: str, settings: Any) -> UsageError:
     from satiate.graph.checkpoint import store_label
 
-    return UsageError(f"unknown thread id {thread_id!r} in {store_label(settings)} (see 'satiate list')")
+    return UsageError(f"unknown thread id {thread_id!r} in {store_label(settings)} (see 'satiate list'; a run "
+                      "stopped before its first step was saved has nothing to resume: run the question again)")
 
 
 def _stream(app: Any, payload: Any, config: dict[str, Any], err: Console) -> None:
@@ -262,6 +277,7 @@ def _failed_tasks(snapshot: Any) -> list[str]:
 def _drive(app: Any, payload: Any, config: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
            err: Console) -> int:
     from satiate.graph.checkpoint import RunInProgress, is_finished
+    from satiate.tools.store import StorageError
 
     try:
         _stream(app, payload, config, err)
@@ -269,6 +285,10 @@ def _drive(app: Any, payload: Any, config: dict[str, Any], thread_id: str, args:
         _say(err, f"interrupted; resume with: satiate resume {thread_id}")
         return EXIT_INTERRUPTED
     except (UsageError, RunInProgress):  # another run writes this thread: refused before any step, exit 2
+        raise
+    except StorageError as exc:  # a full disk or a read-only store under the run: its saved steps are kept
+        if exc.kind in ("full", "read_only"):
+            raise StorageError(f"{exc}; then resume with: satiate resume {thread_id}", exc.kind) from None
         raise
     except Exception as exc:
         from satiate.state.settings import SettingsError
@@ -326,7 +346,7 @@ def command_show(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     settings = _settings(args)
     output_path(args)
-    with _open(settings) as saver:
+    with _open(settings, read_only_ok=True) as saver:
         app = build_graph(checkpointer=saver)
         snapshot = app.get_state({"configurable": {"thread_id": args.thread_id}})
         if not snapshot.values:
@@ -395,7 +415,7 @@ def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
     from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
 
     settings = _settings(args)
-    with _open(settings) as saver:
+    with _open(settings, read_only_ok=True) as saver:
         rows = run_rows(saver, settings.data_path)
     if args.json:
         sys.stdout.write(json_safe_for_terminal(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n")
@@ -513,8 +533,9 @@ def _complete_run(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="satiate", description=__doc__.splitlines()[0],
-        epilog="exit codes: 0 done, 1 the run failed (it is checkpointed: resume it), 2 bad input or a named model "
-        "that does not answer, 130 interrupted")
+        epilog="exit codes: 0 done, 1 the run failed (it is checkpointed: resume it), 2 bad input, a named model "
+        "that does not answer, a store that cannot be used (damaged, read-only, a full disk) or a thread another run "
+        "is writing, 130 interrupted")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
 
     run = commands.add_parser("run", help="research a question", complete=_complete_run)
@@ -573,8 +594,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from satiate.nodes.plan import QuestionError
         from satiate.state.settings import SettingsError
         from satiate.tools.search.local_corpus import CorpusError
+        from satiate.tools.store import StorageError
 
-        known = (UsageError, SettingsError, QuestionError, CorpusError, EngineUnavailable, RunInProgress)
+        known = (UsageError, SettingsError, QuestionError, CorpusError, EngineUnavailable, RunInProgress,
+                 StorageError)
         if isinstance(exc, known):  # the message may quote a thread ID or a question: shown literally
             print(f"satiate: {strip_terminal_escapes(str(exc))}", file=sys.stderr)
             return EXIT_USAGE

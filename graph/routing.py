@@ -112,6 +112,7 @@ def dispatch_searches(state: ResearchState) -> list[Send] | Literal["synthesize"
         return "synthesize"  # every working backend is saturated for this cycle: nothing new to gather
     chain = chain or settings.resolved_backends()[-1:]  # all circuits open: the gate will call it degraded
     round_number = state.get("search_round", 0) + 1
+    held = sorted(state.get("sources", {}))  # what is read already: gather spends its reading budget elsewhere
     return [
         Send(
             "gather",
@@ -122,6 +123,7 @@ def dispatch_searches(state: ResearchState) -> list[Send] | Literal["synthesize"
                 "round": round_number,
                 "backends": chain,
                 "resolved_settings": state["resolved_settings"],
+                "held": held,
             },
         )
         for index, query in enumerate(pending)

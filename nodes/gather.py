@@ -7,9 +7,10 @@ repeats none of the searches that completed. A failed search is recorded as fail
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from satiate.engine.canonical import canonical_key
 from satiate.engine.text import normalize_query, simplify_query
@@ -24,6 +25,9 @@ WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no othe
 FALLBACK_NAMES = {"builtin": "the built-in offline corpus (Python's own documentation)", "corpus": "the local corpus"}
 
 
+LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
+
+
 class GatherTask(TypedDict):
     """The Send payload of one branch."""
 
@@ -33,6 +37,35 @@ class GatherTask(TypedDict):
     round: int
     backends: list[str]
     resolved_settings: dict[str, Any]
+    held: NotRequired[list[str]]  # canonical keys of the sources already read: a hit among them is not read again
+
+
+def read_limit(query: QueryPlan, settings: Settings) -> int:
+    """How many of a local search's results become sources: a few for the question, fewer for a name or an angle."""
+    if query["angle"] == "seen":
+        return 1  # a passage seen before, asked for by its title and own words: exactly that one
+    if query.get("origin") == "breadcrumb" or query["angle"] == "breadcrumb":
+        return settings.breadcrumb_results
+    if query["angle"] == "question":
+        return settings.question_results
+    return settings.angle_results
+
+
+def split_for_reading(hits: list[Hit], held: set[str], limit: int) -> tuple[list[Hit], list[Hit]]:
+    """The hits to read (the best ``limit`` not read before, in the backend's order) and the ones passed over.
+
+    A hit already held costs nothing and adds nothing, so it does not use up the reading budget: the next unread
+    hit takes its place. Passed-over hits stay on record as seen, text included: a later round ranks them against
+    the question and the bridges found by then, and reads the ones that matter.
+    """
+    chosen: list[Hit] = []
+    passed: list[Hit] = []
+    for hit in hits:
+        if hit["key"] not in held and len(chosen) < limit and all(hit["key"] != c["key"] for c in chosen):
+            chosen.append(hit)
+        else:
+            passed.append(hit)
+    return chosen, passed
 
 
 def to_hits(attempt: SearchAttempt) -> list[Hit]:
@@ -48,16 +81,28 @@ def to_hits(attempt: SearchAttempt) -> list[Hit]:
     return hits
 
 
-def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, duration: float) -> SearchRecord:
+def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, duration: float,
+              settings: Settings | None = None) -> SearchRecord:
     hits = to_hits(attempt)
+    result_chars = sum(len(h["body"]) for h in hits)
+    passed: list[Hit] = []
+    if settings is not None and attempt.backend in LOCAL_BACKENDS:
+        hits, passed = split_for_reading(hits, set(task.get("held", [])), read_limit(query, settings))
     record = SearchRecord(
         cycle=task["cycle"], round=task["round"], query=query["query"], angle=query["angle"], origin=query["origin"],
-        backend=attempt.backend, outcome=attempt.outcome, hits=hits, result_chars=sum(len(h["body"]) for h in hits),
+        backend=attempt.backend, outcome=attempt.outcome, hits=hits, result_chars=result_chars,
         attempts=attempt.attempts, cached=attempt.cached, error=attempt.error, duration_s=round(duration, 4),
     )
+    if passed:
+        record["passed_over"] = passed  # type: ignore[typeddict-unknown-key]
     if query.get("breadcrumb"):
         record["breadcrumb"] = query["breadcrumb"]
     return record
+
+
+def results_returned(record: SearchRecord) -> int:
+    """Every result the search returned, read or passed over (what "thin" is judged on)."""
+    return len(record["hits"]) + len(record.get("passed_over", []))
 
 
 def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
@@ -81,10 +126,9 @@ def make_gather_node(deps: Dependencies):
     def gather(task: GatherTask) -> dict[str, Any]:
         settings = Settings.model_validate(task["resolved_settings"])
         service = deps.search_for(settings)
+        # The whole result list is asked for (and cached); on a local backend only the best few unread become
+        # sources (``read_limit``), the rest stay on record as seen.
         max_results = settings.budget.max_results_per_query
-        if task["query"].get("origin") == "breadcrumb":
-            # A breadcrumb names one thing: its own page is near the top, so a short list does (seed 004's budget).
-            max_results = min(max_results, settings.breadcrumb_results)
         records: list[SearchRecord] = []
         errors = []
 
@@ -94,7 +138,7 @@ def make_gather_node(deps: Dependencies):
             for backend in task["backends"]:
                 started = time.perf_counter()
                 attempt = service.run(backend, query["query"], max_results)
-                record = to_record(task, query, attempt, time.perf_counter() - started)
+                record = to_record(task, query, attempt, time.perf_counter() - started, settings)
                 records.append(record)
                 if attempt.cache_error:  # the search still ran; the cache being unreadable is worth knowing
                     errors.append(error_record("gather", "cache_error", attempt.cache_error, retryable=True,

@@ -37,6 +37,9 @@ TIER_BUDGETS: dict[str, TierBudget] = {
 }
 
 
+QUERY_CEILING_MAX = 1000
+
+
 class SettingsError(ValueError):
     """A setting has an invalid value; the message names the setting and what is accepted."""
 
@@ -90,6 +93,7 @@ class Settings(BaseModel):
     search_quality_floor: int = Field(
         1800,
         ge=0,
+        le=1_000_000,
         description="SEARCH_QUALITY_FLOOR: a round's first query returning fewer characters than this triggers a "
         "simplified fallback query.",
     )
@@ -118,6 +122,13 @@ class Settings(BaseModel):
         description="Judge novelty only on result sentences that share a term with the question or the current "
         "target, so new but off-topic passages count as saturation.",
     )
+    novelty_measure: Literal["words", "evidence"] = Field(
+        "words",
+        description="How the deterministic engine scores a round's novelty: 'words', seed 001's share of words the "
+        "reference does not contain; 'evidence', the share of the round's new passages with a sentence among the "
+        "best few for the question (ranked with everything read), so a round of new but unrelated passages reads "
+        "as saturated.",
+    )
     knowledge_max_chars: int = Field(
         1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
     )
@@ -126,7 +137,7 @@ class Settings(BaseModel):
         0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than this."
     )
     min_source_chars: int = Field(
-        200, ge=0, description="A hit with less readable text than this is not a source (seed 003 §4)."
+        200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (seed 003 §4)."
     )
 
     # --- seed 002: tiers, budgets, error tiers ------------------------------------------------------------------------
@@ -143,15 +154,15 @@ class Settings(BaseModel):
     max_execution_time_s: float = Field(
         120.0, gt=0, description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume)."
     )
-    token_budget: int = Field(250_000, ge=0, description="Model tokens a run may spend (seed 003's budget).")
+    token_budget: int = Field(250_000, ge=0, le=1_000_000_000, description="Model tokens a run may spend (seed 003's budget).")
     retry_attempts: int = Field(3, ge=1, le=10, description="Attempts per search on a retryable failure (tier 1).")
     circuit_consecutive_failures: int = Field(
-        3, ge=1, description="Consecutive failed searches that open the circuit breaker (tier 3)."
+        3, ge=1, le=1000, description="Consecutive failed searches that open the circuit breaker (tier 3)."
     )
     circuit_failure_ratio: float = Field(
         0.5, gt=0.0, le=1.0, description="Share of failed searches that opens the circuit breaker (tier 3)."
     )
-    thin_result_count: int = Field(3, ge=0, description="A query with fewer results than this is reformulated.")
+    thin_result_count: int = Field(3, ge=0, le=100, description="A query with fewer results than this is reformulated.")
     query_ceilings: dict[str, int] = Field(
         default_factory=lambda: {"corpus": 40, "builtin": 40, "web": 20},
         description="Seed 004: queries one backend may answer per cycle at most (a rich source gets more).",
@@ -183,7 +194,7 @@ class Settings(BaseModel):
         10.0, gt=0, le=300, description="Time allowed to fetch one page (connect, each read, and the whole body)."
     )
     fetch_max_bytes: int = Field(
-        2_000_000, ge=1024, description="Bytes of a page body read at most; the rest is not downloaded."
+        2_000_000, ge=1024, le=100_000_000, description="Bytes of a page body read at most; the rest is not downloaded."
     )
     fetch_max_redirects: int = Field(5, ge=0, le=20, description="Redirects followed per page at most.")
     allow_private_addresses: bool = Field(
@@ -198,7 +209,7 @@ class Settings(BaseModel):
         description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the loop.",
     )
     page_max_chars: int = Field(
-        20_000, ge=200, description="Characters of a read page's main text kept as the source text."
+        20_000, ge=200, le=10_000_000, description="Characters of a read page's main text kept as the source text."
     )
 
     # --- the model layer (issue 4) -------------------------------------------------------------------------------------
@@ -279,26 +290,60 @@ class Settings(BaseModel):
         default_factory=lambda: list(ALL_ANGLES),
         description="Search angles fanned out per round; counter_argument is always kept.",
     )
-    breadcrumb_results: int = Field(
-        15, ge=1, le=100, description="Results kept per breadcrumb query at most (a breadcrumb names one thing, so "
-        "its page ranks high: 5 reads 40 % fewer passages for about 3 points of evidence recall on the benchmark).",
+    corpus_angles: list[Angle] = Field(
+        default_factory=lambda: ["entity", "counter_argument"],
+        description="Search angles fanned out when every backend is local (a corpus or the built-in documentation): "
+        "time-window and source-type words mean something to a web search engine, but to a local index they are "
+        "noise that brings unrelated passages. counter_argument is always kept.",
     )
-    max_breadcrumbs: int = Field(3, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
+    question_results: int = Field(
+        4, ge=1, le=100, description="Passages read from a local search for the question itself (or the question "
+        "with a bridge entity found); the other results are kept as seen, not read.",
+    )
+    angle_results: int = Field(
+        1, ge=1, le=100, description="Passages read from a local search for a named entity or another angle; a "
+        "name's own page ranks first, so one is usually enough.",
+    )
+    breadcrumb_results: int = Field(
+        2, ge=1, le=100, description="Passages read from a local search that follows a breadcrumb (a name found in "
+        "what was read, plus the part of the question it has not answered yet).",
+    )
+    max_breadcrumbs: int = Field(4, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
+    seen_results: int = Field(
+        2, ge=0, le=20, description="Passages read a round from results that earlier searches returned but did not "
+        "read, when one of their sentences now ranks among the best for the question (a bridge found later can make "
+        "a passed-over result the answer's page).",
+    )
     required_signoffs: int = Field(2, ge=1, le=10, description="Consecutive clean critic sign-offs that end the run.")
+    answer_signoff_score: float = Field(
+        0.5, ge=0.0, le=1.0,
+        description="Stop reading once the short answer found in the sources read scores at least this (0-1) and its "
+        "evidence sentences mention every name the question gives: reflection calls the round sufficient and the "
+        "critic signs off (deterministic engine). 1.0 never stops early.",
+    )
     max_claims: int = Field(8, ge=1, le=100, description="Claims in the synthesized answer at most.")
     support_min_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Share of a claim's content words that must occur in the cited passage."
     )
 
     # --- run identity -------------------------------------------------------------------------------------------------
-    seed: int | None = Field(None, description="Seed of the ε draws; chosen at random and stored when not given.")
-    max_question_chars: int = Field(4000, ge=10, description="Longest question accepted.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the ε draws; chosen at random and stored when not given.")
+    max_question_chars: int = Field(4000, ge=10, le=1_000_000, description="Longest question accepted.")
 
-    @field_validator("backends", "angles", mode="before")
+    @field_validator("backends", "angles", "corpus_angles", mode="before")
     @classmethod
     def _split_comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("query_ceilings")
+    @classmethod
+    def _ceilings_in_range(cls, value: dict[str, int]) -> dict[str, int]:
+        # bounded like every integer setting, so a huge value is refused here and not at the first checkpoint
+        wrong = {name: ceiling for name, ceiling in value.items() if not 0 <= ceiling <= QUERY_CEILING_MAX}
+        if wrong:
+            raise ValueError(f"query ceilings must be 0-{QUERY_CEILING_MAX} (got {wrong})")
         return value
 
     @field_validator("backends")
@@ -310,7 +355,7 @@ class Settings(BaseModel):
             raise ValueError(f"unknown backend(s) {unknown}; use a comma list of {sorted(known)}")
         return value
 
-    @field_validator("angles")
+    @field_validator("angles", "corpus_angles")
     @classmethod
     def _keep_counter_argument(cls, value: list[str]) -> list[str]:
         # Seed 003: the counter-argument searcher is what keeps the loop out of an echo chamber.

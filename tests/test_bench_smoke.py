@@ -26,8 +26,9 @@ GRAPH_CONFIGS = ("dual_search", "fixed3_single", "fixed3_fanout", "satiate", "no
                  "no_critic")
 # The issue's metrics: evidence recall, all-gold, passages read, searches, rounds, model calls, tokens, wall time,
 # the short answer's EM and F1, the answer in the first sentence, abstentions; plus the equal-budget comparisons.
-GRAPH_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
-                 "searches", "search_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered", "answer_found",
+GRAPH_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "recall_at_10", "bm25_at_10", "recall_at_20",
+                 "bm25_at_20", "recall_at_40", "bm25_at_40", "seen_recall", "cited_recall", "passages",
+                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered", "answer_found",
                  "first_found", "short_em", "short_f1", "abstained")
 BM25_METRICS = ("recall", "all_gold", "recall_kstar", "passages", "searches", "wall_s")
 QUESTIONS = 3
@@ -96,6 +97,29 @@ def test_baselines_are_scored_at_the_budgets_they_claim(smoke_run: Path) -> None
         assert run["metrics"]["recall"] <= run["metrics"]["seen_recall"]
     by_config = {r["config"] for r in runs}
     assert by_config == {"bm25_oneshot", *GRAPH_CONFIGS}
+
+
+def test_reading_order_is_compared_with_bm25_at_equal_budgets(smoke_run: Path) -> None:
+    summary = json.loads((smoke_run / "summary.json").read_text())
+    for run in runs_of(smoke_run):
+        if run["config"] == "bm25_oneshot":
+            continue
+        metrics = run["metrics"]
+        # reading order: recall grows with the budget and reaches the run's recall once every passage read counts
+        assert metrics["recall_at_10"] <= metrics["recall_at_20"] <= metrics["recall_at_40"] <= metrics["recall"]
+        assert metrics["bm25_at_10"] <= metrics["bm25_at_20"] <= metrics["bm25_at_40"]
+        if metrics["passages"] <= 10:
+            assert metrics["recall_at_10"] == metrics["recall"]
+        assert metrics["saturated_rounds"] == sum(g["decision"] == "saturated" for g in run["gate"])
+    # the gate's saturated rounds are counted per configuration, and every graph configuration has its curve
+    gate = summary["gate_decisions"]["satiate"]
+    assert 0 <= gate["saturated"] <= gate["rounds"] and gate["rounds"] >= QUESTIONS
+    assert set(summary["reading_curves"]) == set(GRAPH_CONFIGS)
+    curve = summary["reading_curves"]["satiate"]
+    assert len(curve) == 20 and all(a <= b for a, b in zip(curve, curve[1:]))
+    table = (smoke_run / "table.md").read_text()
+    assert "## Reading order against one-shot BM25 at equal k" in table and "r@10 / BM25@10" in table
+    assert "rounds judged saturated" in table
 
 
 def test_table_and_plot_are_written(smoke_run: Path) -> None:

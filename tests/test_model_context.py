@@ -11,7 +11,7 @@ from satiate.engine.prompt_material import source_digest, water_fill
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.tokens import estimate_tokens, message_text
-from satiate.tools.llm.pace import PaceMeter
+from satiate.tools.llm.pace import CallTiming, PaceMeter
 from satiate.tools.scripted_chat import ScriptedCall, ScriptedChatModel
 
 QUESTION = "How do Python generators save memory?"
@@ -66,6 +66,13 @@ def synthesis_reply(call: ScriptedCall) -> str:
     return json.dumps({"claims": [{"evidence": [first.group(1)], "claim": first.group(2)}], "short_answer": ""})
 
 
+def fast_pace() -> PaceMeter:
+    """A meter that has measured the scripted model as fast, so only num_ctx limits the prompt."""
+    meter = PaceMeter()
+    meter.record("ScriptedChatModel:scripted", CallTiming(10_000, 1_000, 2.0, prompt_seconds=1.0, output_seconds=1.0))
+    return meter
+
+
 def view_with(settings: Settings, sources: list[SourceRecord]) -> ResearchView:
     return ResearchView(question=QUESTION, settings=settings, sources=sources, knowledge_state="", search_results=[])
 
@@ -74,7 +81,7 @@ def test_synthesis_prompt_fits_num_ctx_shows_whole_sentences_and_counts_one_trun
     settings = Settings(num_ctx=2048, num_predict=256)
     model = ScriptedChatModel(responder=synthesis_reply)
     sources = evidence_sources(12)
-    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_with(settings, sources))
+    decision = ModelEngine(model, settings, pace=fast_pace()).synthesize(view_with(settings, sources))
     prompt_tokens = sum(estimate_tokens(message_text(m)) for m in model.calls[0].messages)
     assert prompt_tokens <= 2048 - 256
     assert decision.counters()["prompt_truncations"] == 1  # one prompt left sentences out, however many
@@ -85,16 +92,16 @@ def test_synthesis_prompt_fits_num_ctx_shows_whole_sentences_and_counts_one_trun
     assert decision.fallbacks == 0 and decision.value.claims[0].source_ids == [shown[0][0]]
     # Ollama's own default (2,048) would have cut a prompt built for 8,192 silently; ours was built to fit.
     wide = ScriptedChatModel(responder=synthesis_reply)
-    ModelEngine(wide, Settings(num_ctx=8192, num_predict=256), pace=PaceMeter()).synthesize(
+    ModelEngine(wide, Settings(num_ctx=8192, num_predict=256), pace=fast_pace()).synthesize(
         view_with(settings, sources))
     wide_shown = re.findall(r"^E\d+ \[", wide.calls[0].messages[-1].content, re.M)
-    assert len(wide_shown) == EVIDENCE_RANKED > len(shown)
+    assert len(wide_shown) == EVIDENCE_RANKED["full"] > len(shown)
 
 
 def test_prompts_are_compacted_when_the_token_budget_runs_low() -> None:
-    settings = Settings(num_ctx=4096, num_predict=256, token_budget=1600)
+    settings = Settings(num_ctx=2048, num_predict=256, token_budget=1800)
     model = ScriptedChatModel(responder=synthesis_reply)
-    engine = ModelEngine(model, settings, pace=PaceMeter())
+    engine = ModelEngine(model, settings, pace=fast_pace())
     first = engine.synthesize(view_with(settings, evidence_sources(12)))
     assert first.tokens > 0.75 * settings.token_budget  # now less than 25 % of the budget is left
     engine.synthesize(view_with(settings, evidence_sources(13)))  # new evidence: asked again

@@ -120,7 +120,7 @@ def test_a_correct_paraphrase_is_the_answer_with_source_ids_from_its_sentences()
     assert synthesis.short_answer == "Dunmore"
     assert [(c.role, c.source_ids) for c in synthesis.claims] == [("hop", ["S1"]), ("answer", ["S2"])]
     assert decision.counters()["model_claims"] == decision.counters()["model_claims_kept"] == 2
-    # The model was shown whole sentences with their source ids, never the pages; it wrote no source id itself.
+    # The model was shown whole sentences with their sources, never the pages; it wrote no source id itself.
     prompt = model.calls[0].text
     assert "E1 [S" in prompt and "Ada Pell was born in Dunmore in 1850." in prompt
     assert model.calls[0].schema["properties"]["claims"]["items"]["$ref"]
@@ -274,3 +274,54 @@ def test_the_small_profile_asks_the_model_only_for_the_answer(write_jsonl) -> No
     assert any(claim["claim"] in shown for claim in out["result"]["claims"])  # the model's claims are the answer
     # Every other decision was the deterministic engine's, by choice: no error record, no fallback.
     assert not [e for e in out["result"]["errors"] if e["type"].startswith("model_")]
+
+
+def test_the_small_profile_leaves_verdict_questions_to_the_deterministic_comparison() -> None:
+    question = "Were Ada Pell and the Velmora Harbor Works founder born in the same town?"
+    answers = {}
+    for profile in ("small", "full"):
+        settings = Settings(model_profile=profile)
+        model = ScriptedChatModel(responder=lambda call: answer(([ids_of(call)["born"]], "Ada Pell was born in Dunmore."),
+                                                                short="yes"))
+        answers[profile] = (ModelEngine(model, settings, pace=PaceMeter()).synthesize(
+            view_of(settings, question=question)), len(model.calls))
+    decision, calls = answers["small"]
+    assert calls == 0 and decision.fallbacks == 0 and not decision.errors  # deterministic by choice
+    assert decision.value == DeterministicEngine().synthesize(view_of(Settings(), question=question)).value
+    assert answers["full"][1] == 1  # the full profile asks the model
+
+
+def test_the_answer_schema_lets_a_grammar_write_only_shown_ids_and_for_yes_no_only_yes_or_no() -> None:
+    from satiate.engine.evidence import answer_schema
+
+    schema = answer_schema(["E1", "E2"], 3, "Were Ada Pell and Tom Reed born in the same town?").model_json_schema()
+    assert schema["properties"]["short_answer"]["enum"] == ["yes", "no", ""]
+    assert schema["$defs"]["EvidenceClaim"]["properties"]["evidence"]["items"]["enum"] == ["E1", "E2"]
+    assert schema["properties"]["claims"]["minItems"] == 1 and schema["required"] == ["claims", "short_answer"]
+    named = answer_schema(["E1"], 3, QUESTION).model_json_schema()["properties"]["short_answer"]
+    assert named["maxLength"] == 60 and "enum" not in named
+
+
+# --- schemas that force content (the full profile's planner and critic) --------------------------------------------------
+def test_a_plan_of_the_question_alone_and_a_bare_sign_off_are_sent_back() -> None:
+    settings = Settings(seed=2)
+    lone = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"}],
+                       "tier": "simple"})
+    echo = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"},
+                                   {"query": QUESTION.lower(), "intent": "again", "angle": "entity"}], "tier": "simple"})
+    good = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"},
+                                   {"query": "Ada Pell shipwright birthplace", "intent": "the founder", "angle": "entity"}],
+                       "tier": "simple"})
+    model = ScriptedChatModel([lone, echo, good])
+    decision = ModelEngine(model, settings, pace=PaceMeter()).plan(view_of(settings), QUESTION)
+    assert "at least 2 items" in model.calls[1].messages[-1].content
+    assert "repeats the target" in model.calls[2].messages[-1].content
+    assert decision.fallbacks == 0 and [q.query for q in decision.value.queries][:2] == [
+        QUESTION, "Ada Pell shipwright birthplace"]
+    critic = ScriptedChatModel([json.dumps({"signoff": True}),
+                                json.dumps({"reason": "Both hops are stated by the sources read.", "gaps": [],
+                                            "signoff": True})])
+    report = ModelEngine(critic, settings, pace=PaceMeter()).critique(view_of(settings))
+    assert "reason: Field required" in critic.calls[1].messages[-1].content
+    assert report.fallbacks == 0 and report.model_calls == 2
+    assert critic.calls[0].schema["required"] == ["reason", "gaps", "signoff"]

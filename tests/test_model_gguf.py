@@ -2,7 +2,8 @@
 
 Runs only when llama-cpp-python is installed (``pip install 'satiate[gguf]'``, a source build of a few minutes) and
 ``SATIATE_TEST_GGUF`` names a GGUF chat model file, e.g. SmolLM2-135M-Instruct. Tiny models write schema-valid but
-meaningless content: this checks the plumbing (grammar-constrained JSON, parsing, fallbacks), not answer quality.
+meaningless content: this checks the plumbing (grammar-constrained JSON, parsing, fallbacks, budgets), not answer
+quality. Slow on a CPU: minutes per run.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from ollama_stub import SAMPLE_PASSAGES
 
 GGUF = os.environ.get("SATIATE_TEST_GGUF", "")
+EXPECTED_MODEL_ERRORS = {"model_output_invalid", "model_timeout", "model_error", "model_time_budget", "model_claim_cut",
+                         "model_answer_ungrounded"}
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None or not Path(GGUF).is_file(),
     reason="needs llama-cpp-python and SATIATE_TEST_GGUF=/path/to/model.gguf",
@@ -36,4 +39,22 @@ def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> No
     ids = {s["id"] for s in result["sources"]}
     assert all(set(c["source_ids"]) <= ids for c in result["claims"])
     model_errors = [e for e in result["errors"] if e["type"].startswith("model_")]
-    assert all(e["type"] in {"model_output_invalid", "model_timeout", "model_error"} for e in model_errors)
+    assert all(e["type"] in EXPECTED_MODEL_ERRORS for e in model_errors)
+
+
+def test_the_small_profile_ends_with_an_answer_or_an_abstention_within_the_time_budget(write_jsonl) -> None:
+    from satiate.engine.model_factory import reset_model_caches
+    from satiate.graph import build_graph
+
+    reset_model_caches()
+    corpus = write_jsonl(SAMPLE_PASSAGES)
+    settings = {"llm": f"gguf:{GGUF}", "model_profile": "small", "corpus": str(corpus), "backends": "corpus",
+                "seed": 1, "max_execution_time_s": 180}
+    result = build_graph().invoke({"question": "What is a Python generator?", "settings": settings})["result"]
+    assert result["short_answer"] or result["short_answer_reason"]  # an answer, or an explicit abstention
+    assert result["claims"]
+    ids = {s["id"] for s in result["sources"]}
+    assert all(c["source_ids"] and set(c["source_ids"]) <= ids for c in result["claims"])
+    model_errors = [e for e in result["errors"] if e["type"].startswith("model_")]
+    assert all(e["type"] in EXPECTED_MODEL_ERRORS and e["node"] == "synthesize" for e in model_errors)
+    assert result["metrics"]["research_loop_duration_seconds"] <= 180 + 60  # a call's prompt cannot be interrupted

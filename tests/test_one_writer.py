@@ -8,42 +8,50 @@ the winner's.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from research_corpus import PASSAGES, QUESTION
 
 from satiate.graph.builder import build_graph
-from satiate.graph.checkpoint import RunInProgress, ThreadBusy, sqlite_checkpointer, thread_writer
+from satiate.graph.checkpoint import (
+    RunInProgress,
+    ThreadBusy,
+    is_running,
+    sqlite_checkpointer,
+    thread_writer,
+)
 from satiate.graph.deps import deterministic_engine
 from satiate.nodes.common import Dependencies
 from satiate.tools.search.local_corpus import LocalCorpusBackend
 from satiate.tools.search.service import SearchService
 
-SEARCH_DELAY_S = 0.05  # long enough for two runs started together to overlap, short enough for a quick test
 CLI_PAIRS = 8
 CLI_PAIR_TIMEOUT_S = 120
+GATE_TIMEOUT_S = 10  # how long a gated search waits for the other call: only reached when both calls run
 
 
-class SlowBackend:
-    """The real corpus backend, a little slower, so a run lasts long enough to be overlapped."""
+class GatedBackend:
+    """The real corpus backend whose searches wait until ``gate`` opens (or a time-out), so a run is surely still
+    running when a second call on its thread starts."""
 
-    def __init__(self, inner) -> None:
+    def __init__(self, inner, gate: threading.Event) -> None:
         self.inner, self.name, self.description, self.query_ceiling = inner, inner.name, inner.description, 40
+        self.gate = gate
 
     def search(self, query: str, max_results: int):
-        time.sleep(SEARCH_DELAY_S)
+        self.gate.wait(timeout=GATE_TIMEOUT_S)
         return self.inner.search(query, max_results)
 
 
-def slow_dependencies(corpus: Path, data_dir: Path) -> Dependencies:
-    service = SearchService({"corpus": SlowBackend(LocalCorpusBackend(corpus, data_dir))}, retry_attempts=1)
+def gated_dependencies(corpus: Path, data_dir: Path, gate: threading.Event) -> Dependencies:
+    service = SearchService({"corpus": GatedBackend(LocalCorpusBackend(corpus, data_dir), gate)}, retry_attempts=1)
     return Dependencies(engine_for=lambda _settings: deterministic_engine(), search_for=lambda _settings: service)
 
 
@@ -51,14 +59,15 @@ def assert_one_chain(saver, thread_id: str) -> None:
     """Every root checkpoint of the thread has the one before it as its parent: no second history woven in."""
     items = list(saver.list({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}))  # newest first
     assert items, "the thread has no checkpoint"
-    for newer, older in zip(items, items[1:]):
+    for newer, older in itertools.pairwise(items):
         assert newer.parent_config["configurable"]["checkpoint_id"] == older.config["configurable"]["checkpoint_id"]
     assert items[-1].parent_config is None
 
 
 def test_two_api_runs_of_one_thread_at_once_one_is_refused(write_jsonl, isolated_data_dir):
     corpus = write_jsonl(PASSAGES)
-    deps = slow_dependencies(corpus, isolated_data_dir)
+    one_returned = threading.Event()  # the running call's searches wait for the other call to return
+    deps = gated_dependencies(corpus, isolated_data_dir, one_returned)
     payload = {"question": QUESTION, "settings": {"corpus": str(corpus), "backends": ["corpus"], "seed": 2,
                                                    "max_results_per_query": 2}}
     config = {"configurable": {"thread_id": "shared"}}
@@ -73,6 +82,7 @@ def test_two_api_runs_of_one_thread_at_once_one_is_refused(write_jsonl, isolated
                 outcomes[slot] = graph.invoke(payload, config)
             except Exception as exc:  # noqa: BLE001 - the outcome is what the test inspects
                 outcomes[slot] = exc
+            one_returned.set()
 
         callers = [threading.Thread(target=call, args=(slot,)) for slot in (0, 1)]
         for caller in callers:
@@ -98,10 +108,14 @@ def test_update_state_and_delete_wait_for_no_writer(write_jsonl, isolated_data_d
     corpus = write_jsonl(PASSAGES)
     config = {"configurable": {"thread_id": "held"}}
     with sqlite_checkpointer(isolated_data_dir) as saver:
-        graph = build_graph(slow_dependencies(corpus, isolated_data_dir), checkpointer=saver)
+        open_gate = threading.Event()
+        open_gate.set()
+        graph = build_graph(gated_dependencies(corpus, isolated_data_dir, open_gate), checkpointer=saver)
         graph.invoke({"question": QUESTION, "settings": {"corpus": str(corpus), "backends": ["corpus"], "seed": 1}},
                      config)
+        assert not is_running(isolated_data_dir, "held")
         with thread_writer(saver, "held"):  # what a run holds while it writes
+            assert is_running(isolated_data_dir, "held")  # `satiate list` shows an API run as running
             with pytest.raises(ThreadBusy):
                 graph.update_state(config, {"question": QUESTION})
             with pytest.raises(ThreadBusy):
@@ -110,6 +124,7 @@ def test_update_state_and_delete_wait_for_no_writer(write_jsonl, isolated_data_d
                 graph.invoke(None, config)
         delete_thread(saver, "held")
         assert not graph.get_state(config).values
+        assert not list((isolated_data_dir / "checkpoints.sqlite-writers").iterdir())  # its lock file went too
 
 
 def test_in_memory_savers_are_guarded_within_the_process():
@@ -127,56 +142,66 @@ def test_in_memory_savers_are_guarded_within_the_process():
 
 
 # --- the CLI: two real processes started together ----------------------------------------------------------------------
-STARTER = r'''
-import sys, time
+# Each worker process imports everything once, then runs `satiate run` (cli.main) on the thread ID it reads from
+# stdin; both workers get the same ID at the same moment, so each pair is a race between two processes.
+WORKER = r"""
+import contextlib, io, json, sys
 from satiate.graph import cli
-import satiate.graph.builder, satiate.tools.search.local_corpus  # imported before the start line, as warm as can be
-start_at = float(sys.argv[1])
-while time.time() < start_at:
-    time.sleep(0.0005)
-sys.exit(cli.main(sys.argv[2:]))
-'''
+import satiate.graph.builder, satiate.tools.search.local_corpus
+output_dir, common = sys.argv[1], sys.argv[2:]
+print("ready", flush=True)
+for line in sys.stdin:
+    thread_id = line.strip()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = cli.main([*common, "--thread-id", thread_id, "--output", f"{output_dir}/{thread_id}.json"])
+    print(json.dumps({"code": code, "err": err.getvalue()}), flush=True)
+"""
 
 
 def test_two_cli_runs_of_one_thread_started_together_one_is_refused(tmp_path, write_jsonl, isolated_data_dir):
     corpus = write_jsonl(PASSAGES)
-    starter = tmp_path / "starter.py"
-    starter.write_text(STARTER)
     env = {**os.environ, "SATIATE_DATA_DIR": str(isolated_data_dir)}
-    common = ["run", QUESTION, "--corpus", str(corpus), "--backends", "corpus", "--seed", "3", "--json",
+    common = ["run", QUESTION, "--corpus", str(corpus), "--backends", "corpus", "--seed", "3",
               "--max-results-per-query", "2"]
-    # index the corpus once, so both processes of a pair do the same (small) work before the race
-    warm = subprocess.run([sys.executable, str(starter), "0", *common, "--thread-id", "warm"], env=env,
-                          capture_output=True, text=True, timeout=CLI_PAIR_TIMEOUT_S)
-    assert warm.returncode == 0, warm.stderr
+    workers = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        workers.append(subprocess.Popen([sys.executable, "-c", WORKER, str(tmp_path / name), *common], env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
     both_won = []
-    for pair in range(CLI_PAIRS):
-        thread_id = f"pair-{pair}"
-        start_at = time.time() + 1.5  # both import everything first, then start within a millisecond
-        processes = [subprocess.Popen([sys.executable, str(starter), str(start_at), *common, "--thread-id",
-                                       thread_id], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True) for _ in range(2)]
-        results = [(p.returncode, out, err) for p in processes
-                   for out, err in [p.communicate(timeout=CLI_PAIR_TIMEOUT_S)]]
-        codes = sorted(code for code, _, _ in results)
-        if codes == [0, 0]:
-            both_won.append(thread_id)
-            continue
-        assert codes == [0, 2], results
-        winner = next(out for code, out, _ in results if code == 0)
-        loser_err = next(err for code, _, err in results if code == 2)
-        assert "Traceback" not in loser_err
-        # refused while the winner runs, or (had the winner already finished) because the thread exists
-        last = loser_err.splitlines()[-1]
-        assert last.startswith(f"satiate: thread {thread_id} ") and ("is being run by" in last
-                                                                      or "already exists" in last), loser_err
-        shown = subprocess.run([sys.executable, "-m", "satiate.graph.cli", "show", thread_id, "--json"], env=env,
-                               capture_output=True, text=True, timeout=CLI_PAIR_TIMEOUT_S)
-        assert json.loads(shown.stdout)["answer"] == json.loads(winner)["answer"]
-    assert not both_won, f"both runs of one thread exited 0 in {len(both_won)} of {CLI_PAIRS} pairs: {both_won}"
-    with sqlite_checkpointer(isolated_data_dir) as saver:
+    try:
+        for worker in workers:
+            assert worker.stdout.readline().strip() == "ready"
         for pair in range(CLI_PAIRS):
-            assert_one_chain(saver, f"pair-{pair}")
+            thread_id = f"pair-{pair}"
+            for worker in workers:
+                worker.stdin.write(thread_id + "\n")
+            for worker in workers:
+                worker.stdin.flush()
+            results = [json.loads(worker.stdout.readline()) for worker in workers]
+            codes = sorted(result["code"] for result in results)
+            if codes == [0, 0]:
+                both_won.append(thread_id)
+                continue
+            assert codes == [0, 2], results
+            loser_err = next(result["err"] for result in results if result["code"] == 2)
+            assert "Traceback" not in loser_err
+            # refused while the winner runs, or (had the winner already finished) because the thread exists
+            last = loser_err.splitlines()[-1]
+            assert last.startswith(f"satiate: thread {thread_id} ") and ("is being run by" in last
+                                                                          or "already exists" in last), loser_err
+            winner = next(name for name, result in zip("ab", results) if result["code"] == 0)
+            answer = json.loads((tmp_path / winner / f"{thread_id}.json").read_text())["answer"]
+            with sqlite_checkpointer(isolated_data_dir) as saver:
+                stored = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}})
+                assert stored.values["answer"] == answer
+                assert_one_chain(saver, thread_id)
+    finally:
+        for worker in workers:
+            worker.stdin.close()
+            worker.wait(timeout=CLI_PAIR_TIMEOUT_S)
+    assert not both_won, f"both runs of one thread exited 0 in {len(both_won)} of {CLI_PAIRS} pairs: {both_won}"
 
 
 def test_run_in_progress_is_what_the_cli_reports():

@@ -243,7 +243,8 @@ def serve_commands() -> None:
             if command["op"] == "quit":
                 return
             deps, backend = counting_dependencies(corpus, settings.data_path, crash_in=command.get("crash_in"),
-                                                  crash_on_call=command.get("crash_on_call", 1))
+                                                  crash_on_call=command.get("crash_on_call", 1),
+                                                  hard_kill=command.get("hard_kill", False))
             app = build_graph(deps, checkpointer=saver)
             config = {"configurable": {"thread_id": command["thread"]}, "recursion_limit": RECURSION_LIMIT}
             crashed = False
@@ -291,6 +292,93 @@ def test_the_server_checkpointer_and_the_cli_share_one_postgres_store(postgres_u
         stored = build_graph(deps, checkpointer=saver).get_state(config)
     assert stored.next == () and stored.values["answer"] == served["answer"]
     assert len(stored.values["search_results"]) == len(backend.queries) > 0
+
+
+def test_one_writer_per_thread_on_postgres(postgres_url: str, tmp_path: Path) -> None:
+    """Two calls at once on one thread (one PostgresSaver, as an embedding agent would hold it): one is refused; a
+    worker SIGKILLed mid-run leaves no lock behind, so another process resumes its thread at once."""
+    import threading
+
+    from satiate.graph.builder import build_graph
+    from satiate.graph.checkpoint import ThreadBusy
+    from satiate.graph.postgres import postgres_checkpointer
+
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    payload = {"question": QUESTION, "settings": {"llm": "none", "corpus": str(corpus), "backends": ["corpus"],
+                                                  "seed": 1}}
+    with postgres_checkpointer(postgres_url) as saver:
+        deps, backend = counting_dependencies(corpus, tmp_path / "data")
+        one_returned = threading.Event()
+        search = backend.search
+
+        def gated_search(query: str, max_results: int):  # the run searching waits until the other call returned
+            one_returned.wait(timeout=10)
+            return search(query, max_results)
+
+        backend.search = gated_search
+        graph = build_graph(deps, checkpointer=saver)
+        config = {"configurable": {"thread_id": "contended"}}
+        start, outcomes = threading.Barrier(2), []
+
+        def call() -> None:
+            start.wait()
+            try:
+                outcomes.append(graph.invoke(payload, config))
+            except Exception as exc:  # noqa: BLE001 - the outcome is what the test inspects
+                outcomes.append(exc)
+            one_returned.set()
+
+        callers = [threading.Thread(target=call) for _ in range(2)]
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join(timeout=120)
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert len(outcomes) == 2 and len(refused) == 1 and isinstance(refused[0], ThreadBusy), outcomes
+        answered = next(o for o in outcomes if isinstance(o, dict))
+        assert graph.get_state(config).values["answer"] == answered["answer"]
+
+    killed = Worker("killed", worker_env(postgres_url, tmp_path / "killed", corpus), tmp_path / "killed.err")
+    try:
+        killed.send(op="run", thread="killed-thread", crash_in="gather", crash_on_call=3, hard_kill=True)
+        killed.process.wait(timeout=WORKER_REPLY_TIMEOUT_S)
+        assert killed.process.returncode == -9
+    finally:
+        killed.close()
+    resumer = Worker("resumer", worker_env(postgres_url, tmp_path / "resumer", corpus), tmp_path / "resumer.err")
+    try:
+        resumed = resumer.ask(op="resume", thread="killed-thread")
+        assert resumed["next"] == [] and resumed["claims"] > 0
+    finally:
+        resumer.close()
+
+
+def test_one_writer_per_thread_through_the_server_checkpointer(postgres_url: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The async path (the LangGraph server's saver, ``ainvoke``) takes the same advisory lock."""
+    import asyncio
+
+    from satiate.graph.builder import build_graph
+    from satiate.graph.checkpoint import ThreadBusy, thread_writer
+    from satiate.graph.postgres import postgres_checkpointer
+    from satiate.graph.server import checkpointer as server_checkpointer
+
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    monkeypatch.setenv("SATIATE_CHECKPOINT_URL", postgres_url)
+    deps, _ = counting_dependencies(corpus, tmp_path / "data")
+    payload = {"question": QUESTION, "settings": {"llm": "none", "corpus": str(corpus), "backends": ["corpus"],
+                                                  "seed": 1}}
+    config = {"configurable": {"thread_id": "async-thread"}}
+
+    async def run_while_another_session_writes() -> None:
+        async with server_checkpointer() as saver:
+            graph = build_graph(deps, checkpointer=saver)
+            with postgres_checkpointer(postgres_url) as other, thread_writer(other, "async-thread"):
+                with pytest.raises(ThreadBusy):
+                    await graph.ainvoke(payload, config)
+            assert (await graph.ainvoke(payload, config))["answer"]
+
+    asyncio.run(run_while_another_session_writes())
 
 
 def test_checkpoint_urls_choose_the_store(tmp_path: Path) -> None:

@@ -6,10 +6,19 @@ and TTL, never by the database, so tests inject time instead of sleeping.
 
 SQLite is opened in WAL mode with a busy time-out, and every write is one short upsert transaction retried on
 "database is locked", so two processes writing the same file neither corrupt it nor lose a write.
+
+The store is derived data (it saves repeated work, never holds a result), so a damaged SQLite store file is moved
+aside and started afresh. ``StorageError`` and ``storage_fault`` name a file satiate cannot use (damaged,
+read-only, on a full disk) and the fix, for every SQLite file satiate keeps: this store, the checkpoints, the corpus
+indexes.
 """
 
 from __future__ import annotations
 
+import errno
+import logging
+import os
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +46,8 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, S
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from satiate.state.settings import Settings, SettingsError
+
+logger = logging.getLogger(__name__)
 
 STORE_FILE = "store.sqlite"
 BUSY_TIMEOUT_S = 30.0
@@ -71,6 +82,77 @@ page_store = Table(
 
 TABLES: dict[str, Table] = {"search": search_cache, "pages": page_store}
 _TIME_COLUMN = {"search": "created_at", "pages": "fetched_at"}
+
+
+# --- storage faults, for every SQLite file satiate keeps ---------------------------------------------------------------
+class StorageError(RuntimeError):
+    """A file satiate keeps its data in cannot be used (damaged, read-only, on a full disk); the message names the
+    file and what to do, ``kind`` says which fault it is (see ``fault_kind``)."""
+
+    def __init__(self, message: str, kind: str = "other") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+_DAMAGED_MARKERS = ("malformed", "not a database", "corrupt", "file is encrypted")
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+_READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def fault_kind(error: BaseException) -> str:
+    """``full``, ``read_only``, ``damaged``, ``unopenable`` (SQLite cannot open the file: a missing or read-only
+    folder, a folder in its place) or ``other``; SQLAlchemy's wrapped errors are judged by the driver's error."""
+    error = getattr(error, "orig", None) or error
+    if isinstance(error, OSError) and not isinstance(error, sqlite3.Error):
+        if error.errno in _FULL_ERRNOS:
+            return "full"
+        return "read_only" if error.errno in _READ_ONLY_ERRNOS else "other"
+    text = str(error).lower()
+    if "disk is full" in text:
+        return "full"
+    if "readonly" in text or "read-only" in text:
+        return "read_only"
+    if any(marker in text for marker in _DAMAGED_MARKERS):
+        return "damaged"
+    if "unable to open" in text:
+        return "unopenable"
+    return "other"
+
+
+def _reason(error: BaseException) -> str:
+    error = getattr(error, "orig", None) or error
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def storage_fault(path: Path, error: BaseException, *, damaged: str, read_only: str = "") -> StorageError:
+    """One line for a file that failed: what is wrong with ``path`` and what to do (``damaged``: the fix for a
+    damaged file; ``read_only``: what still works when it cannot be written)."""
+    reason = _reason(error)
+    kind = fault_kind(error)
+    if kind == "unopenable" and path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+        kind, reason = "read_only", f"{reason}: its folder is read-only"  # SQLite cannot make its WAL files there
+    elsewhere = "or use another data directory (--data-dir)"
+    if kind == "full":
+        message = f"{path}: the disk is full ({reason}): free space on it, {elsewhere}"
+    elif kind == "read_only":
+        message = f"{path} cannot be written ({reason}): {read_only or 'make it writable, ' + elsewhere}"
+    elif kind == "damaged":
+        message = f"{path} is damaged ({reason}): {damaged}"
+    elif kind == "unopenable":
+        message = (f"{path} cannot be opened ({reason}): check that its folder exists and may be read and written, "
+                   f"{elsewhere}")
+    else:
+        message = f"{path}: {reason}"
+    return StorageError(message, kind)
+
+
+def discard_sqlite_file(path: Path) -> None:
+    """Delete a damaged SQLite file of derived data, with its WAL and shared-memory files (kept, it could only
+    take the room its rebuilt copy needs)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -134,7 +216,10 @@ class Store:
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
                 self.path = Path(parsed.database).expanduser()
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise storage_fault(self.path, exc, damaged="") from None
             options["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
         try:
             self.engine: Engine = create_engine(url, **options)
@@ -145,10 +230,26 @@ class Store:
         try:
             self._write(lambda connection: metadata.create_all(connection))
         except SQLAlchemyError as exc:
-            raise SettingsError(
-                f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be opened: {exc.__class__.__name__}: "
-                f"{str(exc).splitlines()[0]}"
-            ) from None
+            if self.path is None:
+                raise SettingsError(
+                    f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be opened: "
+                    f"{exc.__class__.__name__}: {str(exc).splitlines()[0]}"
+                ) from None
+            self._recreate_if_damaged(exc)
+
+    def _recreate_if_damaged(self, error: SQLAlchemyError) -> None:
+        """A damaged SQLite store holds only cached searches and pages: start it afresh. Any other fault (a full
+        disk, a read-only folder) is a StorageError naming the file."""
+        assert self.path is not None
+        if fault_kind(error) != "damaged":
+            raise storage_fault(self.path, error, damaged="") from None
+        self.engine.dispose()
+        discard_sqlite_file(self.path)
+        logger.warning("the search cache %s was damaged (%s): started a new one", self.path, _reason(error))
+        try:
+            self._write(lambda connection: metadata.create_all(connection))
+        except SQLAlchemyError as exc:
+            raise storage_fault(self.path, exc, damaged=f"delete it (it is only a cache): rm {self.path}") from None
 
     # --- writing -------------------------------------------------------------------------------------------------------
     def _write(self, action) -> Any:

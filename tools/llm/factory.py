@@ -195,8 +195,7 @@ def paced_llama_class() -> type:
                     meta.update(prompt_eval_count=int(perf.n_p_eval), prompt_eval_duration=int(perf.t_p_eval_ms * 1e6),
                                 eval_count=output, eval_duration=int(perf.t_eval_ms * 1e6))
                 usage = {"input_tokens": prompt, "output_tokens": output, "total_tokens": prompt + output}
-            yield ChatGenerationChunk(message=AIMessageChunk(content="", usage_metadata=usage, response_metadata=meta),
-                                      generation_info={"finish_reason": finish})
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", usage_metadata=usage, response_metadata=meta))
 
     return PacedChatLlamaCpp
 

@@ -2,11 +2,17 @@
 
 Documents arrive in *units* (a file, a JSONL file, an installed distribution); each unit has a signature, and a
 re-sync re-reads only the units whose signature changed, so re-indexing a large folder after one edit is cheap.
+
+The index is derived data: when SQLite finds it damaged (opening, syncing, counting or searching), it is deleted and
+rebuilt from its units, and the operation runs again. A full disk or a read-only folder is a StorageError that
+names the file.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 import sqlite3
 import threading
@@ -19,6 +25,14 @@ from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
 from satiate.engine.text import content_terms, unique, words
 from satiate.tools.search.base import RawHit
+from satiate.tools.store import StorageError, discard_sqlite_file, fault_kind, storage_fault
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: two processes could both rebuild a damaged index, harmlessly
+    fcntl = None
+
+logger = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS units (unit TEXT PRIMARY KEY, signature TEXT NOT NULL);
@@ -89,21 +103,43 @@ def _locked(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
 
+Units = dict[str, tuple[str, Callable[[], Iterable[Passage]]]]
+
+
 class FtsIndex:
     """The index file; safe to share between threads of one process and between processes (SQLite locking)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._units: Units | None = None  # what the last sync indexed: what a damaged index is rebuilt from
+        self.rebuilt: str | None = None  # why the index was rebuilt, when it was
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self._fault(exc) from None
+        try:
+            self._connect()
+        except sqlite3.DatabaseError as exc:
+            if fault_kind(exc) != "damaged":
+                raise self._fault(exc) from None
+            self._replace_damaged(exc)
+
+    def _connect(self) -> None:
         # Autocommit: every write below runs in an explicit BEGIN IMMEDIATE, which waits on the busy timeout. (An
         # implicit transaction that upgrades from read to write can fail at once with "database is locked" when
         # several connections open the same new index together: parallel searches, worker processes.)
-        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=60, isolation_level=None)
-        # Switching a new file to WAL needs it to itself and does not wait on the busy timeout: retry briefly.
-        Retrying(
-            retry=retry_if_exception(_locked), stop=stop_after_delay(60), wait=wait_random(0.02, 0.2), reraise=True
-        )(self._ensure_schema)
+        self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=60, isolation_level=None)
+        try:
+            # Switching a new file to WAL needs it to itself and does not wait on the busy timeout: retry briefly.
+            Retrying(
+                retry=retry_if_exception(_locked), stop=stop_after_delay(60), wait=wait_random(0.02, 0.2),
+                reraise=True,
+            )(self._ensure_schema)
+            self._inode = os.stat(self.path).st_ino  # which file this connection found (see _replace_damaged)
+        except BaseException:
+            self._connection.close()
+            raise
 
     def _ensure_schema(self) -> None:
         connection = self._connection
@@ -116,6 +152,54 @@ class FtsIndex:
                 if statement.strip():
                     connection.execute(statement)
 
+    def _fault(self, error: BaseException) -> StorageError:
+        return storage_fault(self.path, error, damaged=f"delete it, it is rebuilt from the corpus: rm {self.path}")
+
+    def _replace_damaged(self, error: BaseException) -> None:
+        """Delete the damaged file and open a new, empty one. Another process may have found the same damage: the
+        folder's lock makes one of them delete it, and the other, seeing a new file there, simply opens it."""
+        self._connection.close()
+        folder = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            if fcntl is not None:
+                fcntl.flock(folder, fcntl.LOCK_EX)
+            try:
+                current = os.stat(self.path).st_ino
+            except FileNotFoundError:
+                current = None
+            if current == getattr(self, "_inode", current):
+                discard_sqlite_file(self.path)
+            self.rebuilt = str(error).splitlines()[0]
+            logger.warning("corpus index %s was damaged (%s): rebuilding it from the corpus", self.path, self.rebuilt)
+            try:
+                self._connect()
+            except sqlite3.DatabaseError as exc:
+                raise self._fault(exc) from None
+        finally:
+            os.close(folder)  # closing the descriptor also releases its lock
+
+    def _recovering(self, operation: Callable[[], object], *, resync: bool) -> object:
+        """Run ``operation`` (the caller holds ``self._lock``); a damaged index is rebuilt (and re-synced from the
+        last units, when ``resync``) and the operation runs once more; a full disk or a read-only folder becomes a
+        StorageError naming the file."""
+        try:
+            return operation()
+        except sqlite3.DatabaseError as exc:
+            kind = fault_kind(exc)
+            if kind in ("full", "read_only", "unopenable"):
+                raise self._fault(exc) from None
+            if kind != "damaged":
+                raise
+            if resync and self._units is None:  # nothing to rebuild it from
+                raise self._fault(exc) from None
+            self._replace_damaged(exc)
+        try:
+            if resync:
+                self._sync(self._units or {})
+            return operation()
+        except sqlite3.DatabaseError as exc:
+            raise self._fault(exc) from None
+
     @contextmanager
     def _immediate(self) -> Iterator[None]:
         """One write transaction, taken up front (BEGIN IMMEDIATE), committed or rolled back."""
@@ -123,43 +207,53 @@ class FtsIndex:
         try:
             yield
         except BaseException:
-            self._connection.execute("ROLLBACK")
+            # SQLite has already rolled back after some errors ("database or disk is full"): a second rollback would
+            # fail with "no transaction is active" and hide the error that matters
+            if self._connection.in_transaction:
+                try:
+                    self._connection.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
         self._connection.execute("COMMIT")
 
     def close(self) -> None:
         self._connection.close()
 
-    def sync(self, units: dict[str, tuple[str, Callable[[], Iterable[Passage]]]]) -> int:
+    def sync(self, units: Units) -> int:
         """Bring the index in line with ``units`` (unit -> (signature, loader)); returns how many units were re-read."""
         with self._lock:
-            connection = self._connection
-            if not any(self._changes(units)):
-                return 0
-            with self._immediate():
-                # decided again inside the write lock: another process may have synced meanwhile
-                changed, removed = self._changes(units)
-                for unit in removed + changed:
-                    self._delete_unit(unit)
-                for unit in changed:
-                    signature, loader = units[unit]
-                    seen: set[str] = set()
-                    for passage in loader():
-                        if passage.doc_id in seen or not passage.text.strip():
-                            continue
-                        seen.add(passage.doc_id)
-                        cursor = connection.execute(
-                            "INSERT OR REPLACE INTO passages(unit, doc_id, title, url, text) VALUES (?,?,?,?,?)",
-                            (unit, passage.doc_id, passage.title, passage.url, passage.text),
-                        )
-                        connection.execute(
-                            "INSERT INTO passages_fts(rowid, title, text) VALUES (?,?,?)",
-                            (cursor.lastrowid, passage.title, passage.text),
-                        )
-                    connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
-            return len(changed) + len(removed)
+            self._units = units
+            return self._recovering(lambda: self._sync(units), resync=False)
 
-    def _changes(self, units: dict[str, tuple[str, Callable[[], Iterable[Passage]]]]) -> tuple[list[str], list[str]]:
+    def _sync(self, units: Units) -> int:
+        connection = self._connection
+        if not any(self._changes(units)):
+            return 0
+        with self._immediate():
+            # decided again inside the write lock: another process may have synced meanwhile
+            changed, removed = self._changes(units)
+            for unit in removed + changed:
+                self._delete_unit(unit)
+            for unit in changed:
+                signature, loader = units[unit]
+                seen: set[str] = set()
+                for passage in loader():
+                    if passage.doc_id in seen or not passage.text.strip():
+                        continue
+                    seen.add(passage.doc_id)
+                    cursor = connection.execute(
+                        "INSERT OR REPLACE INTO passages(unit, doc_id, title, url, text) VALUES (?,?,?,?,?)",
+                        (unit, passage.doc_id, passage.title, passage.url, passage.text),
+                    )
+                    connection.execute(
+                        "INSERT INTO passages_fts(rowid, title, text) VALUES (?,?,?)",
+                        (cursor.lastrowid, passage.title, passage.text),
+                    )
+                connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
+        return len(changed) + len(removed)
+
+    def _changes(self, units: Units) -> tuple[list[str], list[str]]:
         """Units whose signature differs from the index's (changed), and indexed units no longer present (removed)."""
         stored = dict(self._connection.execute("SELECT unit, signature FROM units"))
         changed = [u for u, (sig, _) in units.items() if stored.get(u) != sig]
@@ -177,7 +271,8 @@ class FtsIndex:
 
     def count(self) -> int:
         with self._lock:
-            return self._connection.execute("SELECT count(*) FROM passages").fetchone()[0]
+            return self._recovering(lambda: self._connection.execute("SELECT count(*) FROM passages").fetchone()[0],
+                                    resync=True)
 
     def search(self, query: str, max_results: int, *, unit_weights: Mapping[str, float] | None = None,
                exact_bonus: float = 0.0) -> list[RawHit]:
@@ -198,11 +293,11 @@ class FtsIndex:
         parameters = [value for prefix, weight in weights for value in (len(prefix), prefix, float(weight))]
         limit = max_results * EXACT_RERANK_POOL if exact_bonus else max_results
         with self._lock:
-            rows = self._connection.execute(
+            rows = self._recovering(lambda: self._connection.execute(
                 f"SELECT {score} AS score, p.doc_id, p.title, p.url, p.text FROM passages_fts "
                 "JOIN passages p ON p.id = passages_fts.rowid WHERE passages_fts MATCH ? ORDER BY score LIMIT ?",
                 (*parameters, expression, limit),
-            ).fetchall()
+            ).fetchall(), resync=True)
         if exact_bonus:
             terms = unique(content_terms(query)) or unique(words(query))
             rows.sort(key=lambda row: row[0] * (1.0 + exact_bonus * exact_share(terms, f"{row[2]} {row[4]}")))
