@@ -149,9 +149,14 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
             right.plot(range(1, len(curve) + 1), curve, color=colour, linewidth=1.2, linestyle="--",
                        label=f"{BY_NAME[config].label}: reading order recall@k")
     left.set_xlabel("searches per question (mean)")
-    right.set_xlabel("passages read per question (mean)")
+    right.set_xlabel("passages read per question (mean); dotted: the equal budgets k = 10, 20, 40")
     recalls = [g["all"]["recall"]["mean"] for g in report["summary"].values() if "recall" in g.get("all", {})]
-    floor = max(0.0, int((min(recalls, default=0.0) - 0.1) * 10) / 10)  # zoom in: the rows differ by points
+    # zoom in (the rows differ by points), but keep the curves visible from k = 5 on
+    early = [curve[4] for curve in [bm25_curve, *report.get("reading_curves", {}).values()] if len(curve) > 4]
+    floor = max(0.0, int((min(recalls + early, default=0.0) - 0.05) * 10) / 10)
+    for budget in (10, 20, 40):
+        if bm25_curve and budget <= len(bm25_curve):
+            right.axvline(budget, color="grey", linewidth=0.6, linestyle=":")
     if bm25_curve:
         right.set_xlim(0, len(bm25_curve))
     for axis in (left, right):

@@ -623,6 +623,6 @@ def evidence_covers_names(question: str, evidence: list[Line]) -> bool:
     """Every name the question gives (capitalised names, quoted titles) is mentioned by an evidence sentence or its
     page's title: the chain from the question's names to the answer was read, not guessed. A question that names
     nothing is covered by any evidence."""
-    said = frozenset().union(*(line.terms | stems(line.source["title"]) for line in evidence)) if evidence else frozenset()
+    said = frozenset().union(*(line.terms | stems(line.source["title"]) for line in evidence))
     names = [stems(re.sub(r"(?<=\w)['’]s\b", "", name)) for name in name_spans(question)]
     return bool(evidence) and all(terms <= said for terms in names if terms)

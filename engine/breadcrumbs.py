@@ -148,8 +148,8 @@ def rank_breadcrumbs(
     for name, value in relevance.items():
         kind = kind_of(name)
         lone_generic = kind == "other" and len(name.split()) == 1
-        crumbs.append(Breadcrumb(name=name, kind=kind, score=round(value * KIND_WEIGHT[kind] * (0.5 if lone_generic else 1.0), 3),
-                                 source_ids=tuple(sorted(seen_in[name]))))
+        score = value * KIND_WEIGHT[kind] * (0.5 if lone_generic else 1.0)
+        crumbs.append(Breadcrumb(name=name, kind=kind, score=round(score, 3), source_ids=tuple(sorted(seen_in[name]))))
     crumbs.sort(key=lambda c: (-c.score, c.name))
     return crumbs[:limit]
 

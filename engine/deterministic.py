@@ -8,7 +8,16 @@ they cite, and a mechanical completeness critic.
 
 from __future__ import annotations
 
-from satiate.engine.answer import Found, clean_title, evidence_covers_names, find_answer, read_for, with_subject
+from satiate.engine.answer import (
+    Found,
+    clean_title,
+    evidence_covers_names,
+    expected_answer,
+    find_answer,
+    name_spans,
+    read_for,
+    with_subject,
+)
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
 from satiate.engine.grounding import supports
@@ -60,6 +69,7 @@ LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
 NAMED_ANSWERS = ("person", "place", "name")
 SEEN_PER_SEARCH = 5  # the passed-over results nearest the top of each search are the ones worth ranking again
 SEEN_TOP_SENTENCES = 20  # a seen passage is read when one of its sentences ranks this high for the question
+SEEN_FLOOR = 0.5  # ... and scores at least this share of the best sentence's (not merely a shared common word)
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
 CLAIM_FLOOR = 0.4  # a claim's relevance as a share of the best sentence's
@@ -73,7 +83,9 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     """Seed 003's multi-angle decomposition of one target, the target itself first."""
     text = search_form(text)
     core = " ".join(core_terms(text))
-    names = [n for n in unique(entities(text)) if len(n) > 2][:2]
+    # The things a question names: the two it compares ("Were X and Y ..."), else its names and quoted titles, never
+    # cut at an abbreviation's full stop ("Ken St. Andre") nor glued to the question word ("What WB").
+    names = unique([*expected_answer(text).options, *(n for n in name_spans(text) if len(n) > 2)])[:2]
     # A very long question is a poor search query: its first words, cut at a word boundary, stand in for it.
     planned = [PlanQueryModel(query=truncate(" ".join(text.split()), MAX_QUERY_CHARS).rstrip("…"),
                               intent="the target as asked", angle="question")]
@@ -124,10 +136,11 @@ def answer_check(found: Found | None, view: ResearchView) -> PlanQueryModel | No
 
 def as_candidate(hit: Hit, record: SearchRecord | None = None) -> SourceRecord:
     """A hit as the source it would become if read (to rank it with the sources read, not to store it)."""
-    return SourceRecord(id=f"hit:{hit['key']}", key=hit["key"], url=hit["url"], title=hit["title"], text=hit["body"],
-                        backend=hit["backend"], read_kind="passage", query=record["query"] if record else "",
-                        angle=record["angle"] if record else "", cycle=record["cycle"] if record else 0,
-                        round=record["round"] if record else 0)
+    origin = record or {}
+    return SourceRecord(id=f"hit:{hit['key']}", key=hit["key"], url=hit.get("url", ""), title=hit.get("title", ""),
+                        text=hit["body"], backend=hit.get("backend", ""), read_kind="passage",
+                        query=origin.get("query", ""), angle=origin.get("angle", ""), cycle=origin.get("cycle", 0),
+                        round=origin.get("round", 0))
 
 
 def evidence_novelty(view: ResearchView, hits: list[Hit]) -> int:
@@ -163,10 +176,13 @@ def seen_worth_reading(view: ResearchView, limit: int) -> list[PlanQueryModel]:
         return []
     reading = read_for(view.question, [*view.sources, *candidates.values()])
     rarity = idf_weights([list(line.terms) for line in reading.pool])
+    floor = SEEN_FLOOR * reading.ranked[0].score if reading.ranked else 0.0
     chosen: dict[str, PlanQueryModel] = {}
     for scored in reading.ranked[:SEEN_TOP_SENTENCES]:
         key = scored.line.source["key"]
-        if scored.score <= 0 or key not in candidates or key in chosen:
+        if scored.score <= 0 or scored.score < floor:
+            break
+        if key not in candidates or key in chosen:
             continue
         title = candidates[key]["title"]
         own = stems(title)
@@ -323,8 +339,9 @@ class DeterministicEngine:
         check = answer_check(found, view)
         if found is not None and check is None and view.search_round >= settings.searches_per_task and \
                 answer_supported(view.question, found, settings):
-            return Decision(ReflectionResponse(sufficient=True, confidence=round(max(confidence, min(1.0, found.score)), 3),
-                                               gaps=[], new_queries=[]))
+            confidence = max(confidence, min(1.0, found.score))
+            return Decision(ReflectionResponse(sufficient=True, confidence=round(confidence, 3), gaps=[],
+                                               new_queries=[]))
         candidates: list[PlanQueryModel] = [check] if check else []
         candidates += seen_worth_reading(view, settings.seen_results)
         # Tier 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
@@ -529,7 +546,8 @@ class DeterministicEngine:
                                   "further.", query=check.query, priority=9.5, material=True))
         # Unread source: a name the cited sources lead to, whose own source was never read.
         cited_sources = [s for s in view.sources if s["id"] in cited] or view.sources
-        crumbs = rank_breadcrumbs(search_form(view.question), cited_sources, limit=min(3, view.settings.max_breadcrumbs))
+        crumbs = rank_breadcrumbs(search_form(view.question), cited_sources,
+                                  limit=min(3, view.settings.max_breadcrumbs))
         for rank, crumb in enumerate(crumbs if view.settings.max_breadcrumbs else []):
             lead = rank == 0 and found is not None and not supported
             reason = (f"The answer is not supported yet ({found.reason or 'its evidence is weak'}); '{crumb.name}' "

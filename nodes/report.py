@@ -123,7 +123,8 @@ def model_lines(counters: dict[str, int], tokens: int) -> list[str]:
     return [f"Model: {plural(counters.get('model_calls', 0), 'call')}, {plural(tokens, 'token')}, "
             f"{plural(counters.get('model_repairs', 0), 'answer')} repaired, {counters.get('model_retries', 0)} "
             f"re-asked, {plural(counters.get('model_fallbacks', 0), 'decision')} made by the deterministic engine "
-            "instead.", ""]
+            f"instead; {counters.get('model_claims_kept', 0)} of {plural(counters.get('model_claims', 0), 'claim')} "
+            "the model wrote passed the sentence check.", ""]
 
 
 def rounds_table(state: ResearchState) -> str:

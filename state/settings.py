@@ -123,7 +123,7 @@ class Settings(BaseModel):
         "target, so new but off-topic passages count as saturation.",
     )
     novelty_measure: Literal["words", "evidence"] = Field(
-        "words",
+        "evidence",
         description="How the deterministic engine scores a round's novelty: 'words', seed 001's share of words the "
         "reference does not contain; 'evidence', the share of the round's new passages with a sentence among the "
         "best few for the question (ranked with everything read), so a round of new but unrelated passages reads "
@@ -224,9 +224,9 @@ class Settings(BaseModel):
     model_profile: Literal["full", "small"] = Field(
         "full",
         description="'full': the model plans, compresses, reflects, critiques and writes the answer. 'small' (for "
-        "a local model of a few billion parameters on a CPU): only the answer is written by the model, from "
-        "numbered sentences it cites by number; planning, compression, reflection and the critic run "
-        "deterministically, which measured faster and better than a 1.5B model doing them.",
+        "a local model of a few billion parameters on a CPU): the model only writes the answer, from numbered "
+        "sentences it cites by number; planning, compression, reflection, the critic and yes/no or which-of-two "
+        "verdicts are deterministic (done by a 1.5B model they measured slower and worse).",
     )
     ollama_base_url: str | None = Field(
         None,
@@ -316,7 +316,7 @@ class Settings(BaseModel):
     )
     required_signoffs: int = Field(2, ge=1, le=10, description="Consecutive clean critic sign-offs that end the run.")
     answer_signoff_score: float = Field(
-        0.5, ge=0.0, le=1.0,
+        0.4, ge=0.0, le=1.0,
         description="Stop reading once the short answer found in the sources read scores at least this (0-1) and its "
         "evidence sentences mention every name the question gives: reflection calls the round sufficient and the "
         "critic signs off (deterministic engine). 1.0 never stops early.",

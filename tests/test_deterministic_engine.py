@@ -72,7 +72,8 @@ def test_novelty_against_everything_read_is_stricter_than_against_the_knowledge_
     read = [source("S1", "Harbor Works", "Harbor Works was founded in 1987 by the engineer Ada Pell in Bristol.")]
     hit = {"body": "Harbor Works was founded by the engineer Ada Pell in Bristol in 1987.", "key": "doc:x"}
     views = {
-        mode: ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_reference=mode),
+        mode: ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_reference=mode,
+                                                                novelty_measure="words"),
                            sources=read, knowledge_state="The Lumen kettle is made by Harbor Works.",
                            search_results=[])
         for mode in ("knowledge_state", "sources")
@@ -91,7 +92,8 @@ def test_novelty_focus_judges_only_sentences_about_the_question():
     on_topic = {"body": "Harbor Works makes the Lumen kettle in a Bristol factory.", "key": "doc:h"}
 
     def score(focus: bool, hit: dict) -> int:
-        view = ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_focus=focus),
+        view = ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_focus=focus,
+                                                                 novelty_measure="words"),
                             sources=[], knowledge_state="", search_results=[])
         return DeterministicEngine().novelty(view, [hit]).value
 

@@ -204,3 +204,12 @@ def test_scripted_model_copies_share_one_script_and_report_their_options() -> No
     assert [(c.temperature, c.max_tokens) for c in model.calls] == [(None, None), (0.0, 3)]
     with pytest.raises(ScriptExhausted):
         model.invoke("c")
+
+
+def test_an_answer_cut_by_its_time_limit_fails_at_once_as_such() -> None:
+    cut = AIMessage(content='{"queries": [{"query": "pyth', response_metadata={"done_reason": "time_limit"})
+    model = ScriptedChatModel([cut, '{"queries": [{"query": "python generator"}]}'])
+    with pytest.raises(CallFailed) as failed:
+        call_structured(model, CriticReport, PROMPT, max_retries=2)
+    assert failed.value.failure.kind == "model_time_limit" and not failed.value.failure.transport
+    assert len(model.calls) == 1  # no re-ask: the time it would need is gone

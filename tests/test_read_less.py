@@ -10,7 +10,14 @@ from research_corpus import PASSAGES, QUESTION
 from satiate.engine.answer import Line, evidence_covers_names, find_answer
 from satiate.engine.base import ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
-from satiate.engine.deterministic import DeterministicEngine, answer_supported, search_angles
+from satiate.engine.deterministic import (
+    DeterministicEngine,
+    angle_queries,
+    answer_supported,
+    evidence_novelty,
+    search_angles,
+    seen_worth_reading,
+)
 from satiate.engine.text import stems
 from satiate.graph.routing import dispatch_searches
 from satiate.nodes.gather import read_limit, split_for_reading
@@ -37,7 +44,7 @@ def view(sources: list[dict], **fields) -> ResearchView:
     return ResearchView(**{**base, **fields})
 
 
-# --- reading: the best few unread hits of a search --------------------------------------------------------------------
+# --- reading: the best few unread hits of a search ------------------------------------------------------------------
 def test_a_held_hit_does_not_use_up_the_reading_budget_and_the_rest_stay_seen():
     hits = [hit("a", 1), hit("b", 2), hit("c", 3), hit("d", 4)]
     read, passed = split_for_reading(hits, held={"a"}, limit=2)
@@ -63,7 +70,7 @@ def test_dispatch_tells_each_search_what_is_read_already():
     assert sends[0].arg["held"] == ["doc:a", "doc:b"]
 
 
-# --- queries that follow the chain --------------------------------------------------------------------------------------
+# --- queries that follow the chain ----------------------------------------------------------------------------------
 def test_possessives_are_dropped_from_search_text():
     assert search_form("Which region is Corey Taylor's city of birth located?") == \
         "Which region is Corey Taylor city of birth located?"
@@ -100,6 +107,17 @@ def test_breadcrumb_names_stop_at_punctuation_and_the_anchor_page_leads():
     assert ranked[0].name == "Ivor Cutler"
 
 
+def test_entity_queries_name_what_the_question_names_whole():
+    def names(question: str) -> list[str]:
+        return [q.query for q in angle_queries(question, ["entity"]) if q.angle == "entity"]
+
+    assert names('What is the adventure in "Tunnels and Trolls", a game designed by Ken St. Andre?') == \
+        ["Tunnels and Trolls", "Ken St. Andre"]  # not "Ken St"
+    assert names("What WB drama series was Jawbreaker star Rose Mcgowan known for?") == ["Jawbreaker", "Rose Mcgowan"]
+    # a comparison names its two options, each searched on its own
+    assert names("Were Scott Derrickson and Ed Wood of the same nationality?") == ["Scott Derrickson", "Ed Wood"]
+
+
 def test_angles_suit_the_backends():
     local = Settings(data_dir="/tmp/unused", backends=["corpus"], corpus="/tmp/c.jsonl")
     assert search_angles(local) == ["entity", "counter_argument"]
@@ -109,7 +127,42 @@ def test_angles_suit_the_backends():
     assert Settings(data_dir="/tmp/unused", corpus_angles=["entity"]).corpus_angles == ["entity", "counter_argument"]
 
 
-# --- answer-aware stopping -----------------------------------------------------------------------------------------------
+# --- results seen but not read, and a gate that judges novelty on the evidence --------------------------------------
+def search_record(query: str, read: list[dict], passed: list[dict], cycle: int = 1, search_round: int = 1) -> dict:
+    return {"query": query, "angle": "question", "origin": "plan", "cycle": cycle, "round": search_round,
+            "outcome": "ok", "backend": "corpus", "hits": read, "passed_over": passed}
+
+
+def as_hit(doc_id: str, rank: int) -> dict:
+    found = next(p for p in PASSAGES if p["doc_id"] == doc_id)
+    return {"title": found["title"], "url": "", "body": found["text"], "key": f"doc:S{doc_id}", "backend": "corpus",
+            "rank": rank}
+
+
+def test_a_passed_over_result_is_read_once_a_bridge_makes_it_relevant():
+    # round 1 read the kettle's page; Harbor Works' own page came back too, passed over, next to a toaster page
+    round_one = search_record(QUESTION, [as_hit("lumen", 1)], [as_hit("toaster", 2), as_hit("harbor", 3)])
+    chosen = seen_worth_reading(view([passage("lumen")], search_results=[round_one]), limit=1)
+    assert len(chosen) == 1 and chosen[0].angle == "seen"
+    assert chosen[0].query.startswith("Harbor Works")  # asked for by its title and the rarest words of its sentence
+    assert "toaster" not in chosen[0].query.lower()
+    # nothing is chosen twice once read, and none at all when the setting is off
+    assert not seen_worth_reading(view([passage("lumen"), passage("harbor")], search_results=[round_one]), limit=1)
+    assert not seen_worth_reading(view([passage("lumen")], search_results=[round_one]), limit=0)
+
+
+def test_evidence_novelty_scores_what_the_answer_could_come_from_not_new_words():
+    read = [passage("lumen")]
+    on_topic = as_hit("harbor", 1)
+    off_topic = [as_hit("tea", 1), as_hit("bristol", 2)]
+    assert evidence_novelty(view(read), [on_topic]) == 10
+    assert evidence_novelty(view(read), off_topic) == 0  # all new words, none about the question
+    assert evidence_novelty(view(read), [on_topic, *off_topic]) == 3
+    words = Settings(data_dir="/tmp/unused", novelty_measure="words")
+    assert DeterministicEngine().novelty(view(read, settings=words), off_topic).value >= 8  # seed 001's measure
+
+
+# --- answer-aware stopping ------------------------------------------------------------------------------------------
 def test_an_answer_is_supported_only_when_its_evidence_names_what_the_question_names():
     hop_two = passage("harbor")
     found = find_answer(QUESTION, [passage("lumen"), hop_two])
@@ -186,7 +239,7 @@ def test_the_critic_signs_off_on_a_supported_answer_and_names_the_bridge_when_th
     assert "not supported yet" in top.description
 
 
-# --- the graph --------------------------------------------------------------------------------------------------------
+# --- the graph ------------------------------------------------------------------------------------------------------
 @pytest.fixture
 def corpus(write_jsonl):
     return write_jsonl(PASSAGES)

@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 from satiate.state.settings import Settings
 from satiate.tools.llm.errors import ModelConfigError
 
+TIME_LIMIT = "time_limit"  # done_reason of a reply stopped at its per-call time limit (tools.llm.structured reads it)
+
 DEFAULT_OLLAMA_PORT = 11434
 # Providers init_chat_model knows, with the package each needs (for the error message when it is missing).
 PROVIDER_PACKAGES = {
@@ -181,7 +183,7 @@ def paced_llama_class() -> type:
                         finish = (chunk.generation_info or {}).get("finish_reason") or finish
                         yield chunk
                         if self.call_timeout_s and time.perf_counter() - started > self.call_timeout_s:
-                            finish = "time_limit"
+                            finish = TIME_LIMIT
                             break
                 finally:
                     stream.close()

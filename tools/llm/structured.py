@@ -485,6 +485,7 @@ class Reask:
 
 
 REPEATED = "it repeats an answer already rejected"
+TIME_LIMIT = "time_limit"  # the done_reason of a reply stopped at its per-call time limit
 NO_TIME = "no time was left for another try"
 
 
@@ -524,6 +525,11 @@ def _attempts(
             value, repairs = accept(parsed, raw)
         except OutputInvalid as invalid:
             problems.append(invalid.problem)
+            if (getattr(raw, "response_metadata", None) or {}).get("done_reason") == TIME_LIMIT:
+                # Stopped at its time limit (satiate's llama.cpp model): the time is gone, a re-ask cannot help.
+                failure = CallFailure("model_time_limit", "the call reached its time limit before the answer was "
+                                      f"complete ({invalid.problem})", True)
+                raise CallFailed(failure, calls, tokens, problems) from None
             if raw_text in rejected:  # the same bytes again: another re-ask would only repeat them
                 problems.append(REPEATED)
                 break
