@@ -52,8 +52,11 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     ),
     Configuration(
         FULL, "satiate full loop",
-        "defaults: saturation gate (threshold 3, ε 0.15, minimum 2 rounds, cap 5), reflect with breadcrumbs, "
-        "critic-driven cycles (standard tier: up to 5) until 2 clean sign-offs.",
+        "defaults: a local search reads its best few unread results (question 4, a name 1, a breadcrumb 2), "
+        "saturation gate on evidence novelty (threshold 3, ε 0.15, minimum 2 rounds, cap 5), reflect with breadcrumbs "
+        "(bridge + relation), passed-over results read when they rank among the best evidence, the loop and the "
+        "critic stop once the short answer is supported, critic-driven cycles (standard tier: up to 5) until 2 clean "
+        "sign-offs.",
         uses_epsilon=True,
     ),
     Configuration(

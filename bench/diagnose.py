@@ -5,7 +5,8 @@
 
 Scorer-side, like ``bench.scoring``: it reads the gold passages and accepted answers from the data folder to explain
 each miss, and writes ``diagnosis.md`` next to the results. Categories:
-- evidence: a missing gold passage was *never retrieved*, or *seen but not read* (its round was saturated), and
+- evidence: a missing gold passage was *never retrieved*, or *seen but not read* (passed over by a search that read
+  only its best few results, or in a round the gate judged saturated), and
   whether its title was *named in the question* or is a *bridge* (named only in another gold passage that was read,
   i.e. a breadcrumb the loop had in hand);
 - answer: with every gold passage read, the accepted answer is absent from the answer text although it is in a

@@ -68,8 +68,6 @@ MAX_QUERY_CHARS = 300
 LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
 NAMED_ANSWERS = ("person", "place", "name")
 SEEN_PER_SEARCH = 5  # the passed-over results nearest the top of each search are the ones worth ranking again
-SEEN_TOP_SENTENCES = 20  # a seen passage is read when one of its sentences ranks this high for the question
-SEEN_FLOOR = 0.5  # ... and scores at least this share of the best sentence's (not merely a shared common word)
 CORROBORATION_OVERLAP = 0.85
 SCAN_CHARS = 20_000
 CLAIM_FLOOR = 0.4  # a claim's relevance as a share of the best sentence's
@@ -150,7 +148,8 @@ def evidence_novelty(view: ResearchView, hits: list[Hit]) -> int:
     if not hits:
         return 0
     reading = read_for(view.question, [*view.sources, *(as_candidate(hit) for hit in hits)])
-    best = {scored.line.source["key"] for scored in reading.ranked[:SEEN_TOP_SENTENCES] if scored.score > 0}
+    top = reading.ranked[:view.settings.evidence_top_sentences]
+    best = {scored.line.source["key"] for scored in top if scored.score > 0}
     return round(10 * sum(1 for hit in hits if hit["key"] in best) / len(hits))
 
 
@@ -176,9 +175,9 @@ def seen_worth_reading(view: ResearchView, limit: int) -> list[PlanQueryModel]:
         return []
     reading = read_for(view.question, [*view.sources, *candidates.values()])
     rarity = idf_weights([list(line.terms) for line in reading.pool])
-    floor = SEEN_FLOOR * reading.ranked[0].score if reading.ranked else 0.0
+    floor = view.settings.seen_min_share * reading.ranked[0].score if reading.ranked else 0.0
     chosen: dict[str, PlanQueryModel] = {}
-    for scored in reading.ranked[:SEEN_TOP_SENTENCES]:
+    for scored in reading.ranked[:view.settings.evidence_top_sentences]:
         key = scored.line.source["key"]
         if scored.score <= 0 or scored.score < floor:
             break
@@ -510,6 +509,7 @@ class DeterministicEngine:
         """A sentence of a source, cited to it and to every other source that states the same (corroboration needs
         nearly all the claim's words and every name in it, so generic sentence shapes do not count as agreement)."""
         source, text, _ = entry
+        text = with_subject(text, source["title"])  # never a claim that opens "It ..." without what it is about
         ids = [source["id"]]
         names = set(entities(text))
         threshold = max(CORROBORATION_OVERLAP, view.settings.support_min_overlap)

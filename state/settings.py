@@ -129,6 +129,12 @@ class Settings(BaseModel):
         "best few for the question (ranked with everything read), so a round of new but unrelated passages reads "
         "as saturated.",
     )
+    evidence_top_sentences: int = Field(
+        20, ge=1, le=500,
+        description="How many of the sentences that best answer the question (ranked over everything read, two-hop "
+        "chains included) count as the evidence: a new passage holding one of them is new evidence to the "
+        "'evidence' novelty measure, and a result seen but not read is read when it holds one.",
+    )
     knowledge_max_chars: int = Field(
         1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
     )
@@ -313,6 +319,11 @@ class Settings(BaseModel):
         2, ge=0, le=20, description="Passages read a round from results that earlier searches returned but did not "
         "read, when one of their sentences now ranks among the best for the question (a bridge found later can make "
         "a passed-over result the answer's page).",
+    )
+    seen_min_share: float = Field(
+        0.5, ge=0.0, le=1.0,
+        description="A result seen but not read is read only when its best sentence scores at least this share of "
+        "the best sentence read for the question (so a passage that merely shares a common word is left unread).",
     )
     required_signoffs: int = Field(2, ge=1, le=10, description="Consecutive clean critic sign-offs that end the run.")
     answer_signoff_score: float = Field(

@@ -151,6 +151,19 @@ def test_a_passed_over_result_is_read_once_a_bridge_makes_it_relevant():
     assert not seen_worth_reading(view([passage("lumen")], search_results=[round_one]), limit=0)
 
 
+def test_a_seen_passage_that_only_shares_the_question_words_stays_unread():
+    round_one = search_record(QUESTION, [as_hit("lumen", 1)], [as_hit("kettle-review", 2), as_hit("harbor", 3)])
+
+    def chosen(share: float) -> list[str]:
+        settings = Settings(data_dir="/tmp/unused", seen_min_share=share)
+        return [q.query.split()[0] for q in seen_worth_reading(view([passage("lumen")], settings=settings,
+                                                                    search_results=[round_one]), limit=2)]
+
+    # the review names the kettle (a word of the question) but leads nowhere; Harbor Works' page names the founder
+    assert chosen(0.0) == ["Harbor", "Kettle"]
+    assert chosen(0.5) == ["Harbor"]
+
+
 def test_evidence_novelty_scores_what_the_answer_could_come_from_not_new_words():
     read = [passage("lumen")]
     on_topic = as_hit("harbor", 1)
