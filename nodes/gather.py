@@ -94,15 +94,10 @@ def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, durati
         attempts=attempt.attempts, cached=attempt.cached, error=attempt.error, duration_s=round(duration, 4),
     )
     if passed:
-        record["passed_over"] = passed  # type: ignore[typeddict-unknown-key]
+        record["passed_over"] = passed
     if query.get("breadcrumb"):
         record["breadcrumb"] = query["breadcrumb"]
     return record
-
-
-def results_returned(record: SearchRecord) -> int:
-    """Every result the search returned, read or passed over (what "thin" is judged on)."""
-    return len(record["hits"]) + len(record.get("passed_over", []))
 
 
 def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:

@@ -58,6 +58,7 @@ class SearchRecord(TypedDict):
     error: str | None
     duration_s: float
     breadcrumb: NotRequired[str | None]
+    passed_over: NotRequired[list[Hit]]  # returned but not read this round: "seen", read later if a bridge makes them count
 
 
 class SourceRecord(TypedDict):

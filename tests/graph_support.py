@@ -62,6 +62,15 @@ class FlakyEngine:
         return wrapped
 
 
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the ``satiate`` command in-process: (exit code, stdout, stderr)."""
+    from satiate.graph.cli import main
+
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
 def corpus_deps(corpus: Path, data_dir: Path, engine=None, **backend_options) -> tuple[Dependencies, CountingBackend]:
     backend = CountingBackend(LocalCorpusBackend(corpus, data_dir), **backend_options)
     service = SearchService({"corpus": backend}, retry_attempts=1)
@@ -84,4 +93,4 @@ def build(deps: Dependencies, saver=None):
     return build_graph(deps, checkpointer=saver)
 
 
-__all__ = ["CountingBackend", "FlakyEngine", "Settings", "build", "corpus_deps", "run_settings", "saver_at"]
+__all__ = ["CountingBackend", "FlakyEngine", "Settings", "build", "corpus_deps", "run_cli", "run_settings", "saver_at"]

@@ -6,21 +6,9 @@ import json
 
 import pytest
 
-from graph_support import FlakyEngine, build, corpus_deps
-from research_corpus import PASSAGES, QUESTION
+from graph_support import FlakyEngine, build, corpus_deps, run_cli
+from research_corpus import QUESTION
 from satiate.graph.checkpoint import sqlite_checkpointer
-from satiate.graph.cli import main
-
-
-@pytest.fixture
-def corpus(write_jsonl):
-    return write_jsonl(PASSAGES)
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from graph_support import FlakyEngine, build, corpus_deps
+from graph_support import FlakyEngine, build, corpus_deps, run_cli
 from ollama_stub import SAMPLE_PASSAGES, OllamaStub, closed_port_url
 from research_corpus import PASSAGES, QUESTION
 from satiate.engine.model_factory import reset_model_caches
@@ -21,17 +21,6 @@ from satiate.graph.terminal import strip_terminal_escapes
 
 CLEAR_SCREEN = "\x1b[2J"
 RETITLE_WINDOW = "\x1b]0;owned\x07"
-
-
-@pytest.fixture
-def corpus(write_jsonl):
-    return write_jsonl(PASSAGES)
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def research(capsys, corpus, thread_id, *flags):

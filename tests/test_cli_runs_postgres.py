@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import json
 
+from graph_support import run_cli
 from research_corpus import PASSAGES, QUESTION
-from satiate.graph.cli import main
 from test_postgres import postgres_url  # noqa: F401  (the module-scoped cluster fixture)
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_list_delete_and_prune_on_postgres(capsys, write_jsonl, postgres_url, monkeypatch):  # noqa: F811

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from graph_support import build, corpus_deps, run_settings, saver_at
 from research_corpus import PASSAGES, QUESTION
@@ -253,11 +252,6 @@ def test_the_critic_signs_off_on_a_supported_answer_and_names_the_bridge_when_th
 
 
 # --- the graph ------------------------------------------------------------------------------------------------------
-@pytest.fixture
-def corpus(write_jsonl):
-    return write_jsonl(PASSAGES)
-
-
 def test_a_run_reads_a_few_passages_a_search_and_stops_when_answered(corpus, isolated_data_dir, tmp_path):
     deps, _ = corpus_deps(corpus, isolated_data_dir)
     app = build(deps, saver_at(tmp_path / "c.sqlite"))

@@ -15,18 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from graph_support import run_cli
 from research_corpus import PASSAGES, QUESTION
 
 from satiate.graph.checkpoint import checkpoint_path
-from satiate.graph.cli import main
 
 FINISHED = "finished-run"
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def research(capsys, corpus: Path, thread_id: str, *flags: str) -> tuple[int, str, str]:
@@ -42,11 +37,6 @@ def assert_one_line(err: str, *needles: str) -> str:
     for needle in needles:
         assert needle in line, line
     return line
-
-
-@pytest.fixture
-def corpus(write_jsonl) -> Path:
-    return write_jsonl(PASSAGES)
 
 
 @pytest.fixture

@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph_support import FlakyEngine, build, corpus_deps, run_settings, saver_at
-from research_corpus import PASSAGES, QUESTION
+from research_corpus import QUESTION
 from satiate.state.contracts import ResearchResult
-
-
-@pytest.fixture
-def corpus(write_jsonl):
-    return write_jsonl(PASSAGES)
 
 
 def invoke(app, settings, thread_id="t1"):
