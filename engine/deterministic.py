@@ -549,7 +549,8 @@ class DeterministicEngine:
         crumbs = rank_breadcrumbs(search_form(view.question), cited_sources,
                                   limit=min(3, view.settings.max_breadcrumbs))
         for rank, crumb in enumerate(crumbs if view.settings.max_breadcrumbs else []):
-            lead = rank == 0 and found is not None and not supported
+            # an explanation question has no short answer to support: its gaps are the ordinary unread names
+            lead = rank == 0 and found is not None and not supported and found.kind != "description"
             reason = (f"The answer is not supported yet ({found.reason or 'its evidence is weak'}); '{crumb.name}' "
                       "may close it." if lead and found is not None else "")
             gaps.append(CriticGap(kind="unread-source", description=reason or f"'{crumb.name}' is named by the "

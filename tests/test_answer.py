@@ -158,3 +158,15 @@ def test_a_run_without_an_answer_says_so_first(tmp_path, write_jsonl) -> None:
     result = out["result"]
     assert result["short_answer"] is None and result["short_answer_reason"]
     assert result["answer"].startswith("The sources read do not support a direct answer (")
+
+
+def test_an_explanation_question_is_not_told_its_answer_is_unsupported(tmp_path) -> None:
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    sources = [{**s, "backend": "corpus", "read_kind": "passage", "cycle": 1} for s in sources_of(PASSAGES)]
+    view = ResearchView(question="What is a kettle?", settings=Settings(llm="none", data_dir=str(tmp_path)),
+                        sources=sources, knowledge_state="", search_results=[])
+    report = DeterministicEngine().critique(view).value
+    assert report.gaps and not any(g.description.startswith("The answer is not supported") for g in report.gaps)
