@@ -70,7 +70,6 @@ SCAN_CHARS = 20_000
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
-BRIDGE_SHARE = 1.0
 FOCUS_BEFORE, FOCUS_AFTER = 2, 8
 FOCUS_SHARE = 0.3
 PROSE_LOWER_SHARE = 0.3
@@ -328,9 +327,9 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
 
 def quantity(match: re.Match[str], question_terms: frozenset[str]) -> str:
     unit = (match.group("unit") or "").strip()
-    keep = unit and (not question_terms or stem(unit) in question_terms or unit in MEASURES)
-    return (match.group(0) if keep else match.group(0)[: match.start("unit") - match.start()] if unit
-            else match.group(0)).strip(" .,;:")
+    if unit and question_terms and stem(unit) not in question_terms and unit not in MEASURES:
+        return match.group(0)[: match.start("unit") - match.start()].strip(" .,;:")  # "273, reducing" -> "273"
+    return match.group(0).strip(" .,;:")
 
 
 def candidate_spans(text: str, expected: Expected, common: frozenset[str] = frozenset(),
@@ -494,7 +493,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         if onward:
             bridged[scored.bridge.lower()] = max(bridged[scored.bridge.lower()], scored.score)
     for key in votes:
-        if bridged.get(key, 0.0) >= BRIDGE_SHARE * best_value[key]:
+        if bridged.get(key, 0.0) >= best_value[key]:
             votes[key] *= 0.5
     if not votes:
         return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences that "
