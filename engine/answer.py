@@ -55,8 +55,20 @@ _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
     r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
+# Units a number is measured in; a counted noun ("250 million copies", "6,825 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
-                     "people inhabitants residents seats years days hours minutes seconds percent".split())
+                     "years days hours minutes seconds percent".split())
+# Nouns naming a person: "which American film director ..." asks for a person although it starts with "which".
+PERSON_NOUNS = frozenset(
+    "person man woman actor actress singer songwriter musician composer writer screenwriter author novelist poet "
+    "playwright director producer president governor senator king queen prince princess emperor ruler leader "
+    "politician player footballer coach manager surfer driver artist painter architect designer founder owner "
+    "journalist scientist physicist chemist philosopher comedian rapper drummer guitarist vocalist explorer "
+    "general admiral pilot host spouse wife husband son daughter father mother brother sister sibling".split())
+# Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
+ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
+NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+_DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
@@ -154,12 +166,28 @@ def expected_answer(question: str) -> Expected:
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
     if match and match.group(1) in TIME_NOUNS:
         return Expected("date")
+    if _names_a_person(tokens):
+        return Expected("person")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
     if re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered) or \
             re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered) or DEFINITION.match(lowered):
         return Expected("description")
     return Expected("name")
+
+
+def _names_a_person(tokens: list[str]) -> bool:
+    """ "which American film director ...", "under which former Governor of Arkansas": the words after what/which,
+    up to the verb or "of", name a person."""
+    for at, token in enumerate(tokens):
+        if token not in ("what", "which"):
+            continue
+        for word in tokens[at + 1: at + 5]:
+            if word in AUXILIARIES or word == "of":
+                break
+            if word in PERSON_NOUNS:
+                return True
+    return False
 
 
 # --- sentences and their relevance ----------------------------------------------------------------------------------
@@ -325,17 +353,30 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def quantity(match: re.Match[str], question_terms: frozenset[str]) -> str:
+def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = "") -> str | None:
+    """The number as an answer; None when it counts something other than what the question counts ("4 police
+    officers" for "how many inhabitants")."""
     unit = (match.group("unit") or "").strip()
-    if unit and question_terms and stem(unit) not in question_terms and unit not in MEASURES:
-        return match.group(0)[: match.start("unit") - match.start()].strip(" .,;:")  # "273, reducing" -> "273"
+    if unit and unit not in MEASURES and stem(unit) not in qualifiers:
+        number = match.group(0)[: match.start("unit") - match.start()]
+        if counted and unit != counted and not number.rstrip().endswith((",", ".", ";", ":")):
+            return None
+        return number.strip(" .,;:")  # "273, reducing" -> "273"
     return match.group(0).strip(" .,;:")
 
 
+def counted_noun(question: str) -> str:
+    """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("250 million", not
+    "250 million copies")."""
+    match = re.search(r"\bhow (?:many|much)\s+(\w+)", question.lower())
+    return match.group(1) if match else ""
+
+
 def candidate_spans(text: str, expected: Expected, common: frozenset[str] = frozenset(),
-                    question_terms: frozenset[str] = frozenset()) -> list[str]:
-    """Spans of the expected kind in a sentence. A quantity keeps the word after it only when that word is a unit
-    the question speaks of ("17 metres" for "how high ... metres"; not "273, reducing")."""
+                    qualifiers: frozenset[str] = frozenset(), counted: str = "") -> list[str]:
+    """Spans of the expected kind in a sentence. A quantity keeps the word after it when that word is a unit of
+    measure ("17 metres") or qualifies it the way the question does ("3,677 seated" for "can seat how many"); not
+    "273, reducing" nor the counted noun ("250 million copies" for "how many copies")."""
     kind = expected.kind
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
@@ -344,24 +385,28 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
-        spans = [quantity(m, question_terms) for m in _QUANTITY.finditer(text)
+        found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
+        spans = [span for span in found if span]
         return [s for s in spans if not _YEARISH.match(s)] or spans
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952") or a bare number
-        return [n for n in name_spans(text, common) if not _DATE.search(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+        return [n for n in name_spans(text, common)
+                if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
     return []
 
 
-def _outside_question(span: str, question_lower: str, question_terms: frozenset[str]) -> bool:
+def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "") -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
-    Hefferline" is the question's own subject)."""
+    Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
+    "Fairfax County" answers "what county?"."""
     if span.lower() in question_lower:
         return False
     if digits := numbers(span):
         return not digits <= numbers(question_lower)
     span_terms = stems(span)
-    return bool(span_terms) and len(span_terms & question_terms) * 2 < len(span_terms)
+    shared = len(span_terms & (question_terms - {stem(head)}))
+    return bool(span_terms) and shared * 2 < len(span_terms)
 
 
 def _modifier(span: str, text: str) -> bool:
@@ -390,11 +435,21 @@ def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
     return 1.0 / (1.0 + 0.1 * distance)
 
 
+_HEAD = re.compile(r"\b(what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|are|were|did|does|do|has|had|that|which|"
+                   r"who)\b|\?|$)", flags=re.I)
+RELATIVE_LEAD = frozenset("in of at on from by to for with".split())
+
+
 def head_noun(question: str) -> str:
-    """The noun the question names its answer by ("what county" -> "county", "which larger Hall of Fame" -> "hall")."""
-    match = re.search(r"\b(?:what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|did|does|do|has|had|that|which|who)\b|\?|$)",
-                      question.strip(), flags=re.I)
-    return match.group(1).lower() if match else ""
+    """The noun the question names its answer by ("what county" -> "county", "which larger Hall of Fame" -> "hall").
+    A relative "which" inside the question ("the state in which Ellis Island is ...") names no answer."""
+    text = question.strip()
+    for match in _HEAD.finditer(text):
+        before = text[: match.start()].split()
+        if match.group(1).lower() == "which" and len(before) > 1 and before[-1].lower() in RELATIVE_LEAD:
+            continue
+        return match.group(2).lower()
+    return ""
 
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
@@ -457,6 +512,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     question_terms = frozenset(stems(question))
     focus = focus_terms(question) & question_terms or question_terms
     head = head_noun(question)
+    counted = counted_noun(question)
+    qualifiers = question_terms - {stem(counted)}
     source_count = len({s["key"] for s in sources})
     generic = max(4, int(0.08 * source_count))
     mentioned_in: dict[str, set[str]] = defaultdict(set)
@@ -468,14 +525,17 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     sources_of: dict[str, set[str]] = defaultdict(set)
     shown: dict[str, str] = {}
     for scored in top:
-        for span in candidate_spans(scored.line.text, expected, common, question_terms):
+        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
             key = span.lower()
-            if not _outside_question(span, question_lower, question_terms) or _modifier(span, scored.line.text):
+            if not _outside_question(span, question_lower, question_terms, head) or (
+                    expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
-            if scored.bridge and key in scored.bridge.lower():
-                continue  # the bridge is the way to the answer, not the answer
-            if len(mentioned_in.get(key, ())) > generic:
-                continue  # a name most pages mention ("United States") answers nothing in particular
+            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS:
+                continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
+                # "what nationality were A and B?")
+            if len(mentioned_in.get(key, ())) > generic and head not in key.split():
+                continue  # a name most pages mention ("United States") answers nothing in particular, unless it
+                # carries the noun the question asks for: "Fairfax County" on many pages answers "what county?"
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
             value = scored.score * (0.7 + 0.3 * closeness) * _type_fit(span, expected, scored.line.text, head)
@@ -502,7 +562,23 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best])
-    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+    answer = shown[best]
+    if expected.kind in ("person", "name"):
+        answer = _common_name(answer, carriers[best].line.source["title"])
+    return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+
+
+def _common_name(span: str, title: str) -> str:
+    """A person's page title is the name they go by: "Hall" on the page "G. Stanley Hall" and "John Samuel Waters Jr."
+    on "John Waters" are shown as the title; a span that differs in first or last name stays as it is."""
+    name = clean_title(title)
+    parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
+    title_parts = name.split()
+    if not parts or not 2 <= len(title_parts) <= 4 or not all(part[:1].isupper() for part in title_parts):
+        return span
+    if parts[-1] != title_parts[-1] or (len(parts) > 1 and parts[0] != title_parts[0]):
+        return span
+    return name
 
 
 def _evidence(scored: Scored) -> list[Line]:

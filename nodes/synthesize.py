@@ -26,8 +26,10 @@ from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion
 from satiate.state.schema import ResearchState
 
 
-def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord]) -> ShortAnswerRecord:
-    """The short answer survives only with a gated claim that states it; otherwise the run says why it has none."""
+def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
+                       titles: dict[str, str] | None = None) -> ShortAnswerRecord:
+    """The short answer survives only with a gated claim that states it, or that cites the page it names ("Henry J.
+    Kaiser" for a sentence on that page naming "Henry John Kaiser"); otherwise the run says why it has none."""
     kind = synthesis.answer_kind
     text = (synthesis.short_answer or "").strip() or None
     if text is None:
@@ -38,7 +40,9 @@ def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord]) 
         return ShortAnswerRecord(text=None, kind=kind, reason=f"the sentence that stated '{text}' did not pass the "
                                  "grounding gate")
     compared = kind in ("yes_no", "choice")  # the answer is a verdict on the statements, not a span of them
-    if not compared and not any(text.lower() in c["claim"].lower() for c in stating):
+    titles = titles or {}
+    named = [c["claim"] for c in stating] + [titles.get(i, "") for c in stating for i in c["source_ids"]]
+    if not compared and not any(text.lower() in stated.lower() for stated in named):
         return ShortAnswerRecord(text=None, kind=kind, reason=f"'{text}' is not stated by the claim that cites it")
     return ShortAnswerRecord(text=text, kind=kind, reason="")
 
@@ -67,7 +71,8 @@ def make_synthesize_node(deps: Dependencies):
             for c in synthesis.contradictions
             if any(i in kept_ids for i in c.source_ids)
         ]
-        short = gated_short_answer(synthesis, gate.claims)
+        titles = {s["id"]: s["title"] for s in state.get("sources", {}).values()}
+        short = gated_short_answer(synthesis, gate.claims, titles)
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
         update: dict[str, Any] = {

@@ -8,12 +8,15 @@ from graph_support import build, corpus_deps, run_settings
 from research_corpus import PASSAGES, QUESTION
 from satiate.engine.answer import (
     candidate_spans,
+    counted_noun,
     evidence_lines,
     expected_answer,
     find_answer,
+    head_noun,
     name_spans,
     with_subject,
 )
+from satiate.engine.text import stem, stems
 from satiate.nodes.synthesize import gated_short_answer
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 
@@ -21,6 +24,10 @@ from satiate.state.contracts import ClaimDraft, SynthesisResponse
 def sources_of(passages: list[dict]) -> list[dict]:
     return [{"id": f"S{n}", "key": f"doc:{p['doc_id']}", "title": p["title"], "text": p["text"], "url": "",
              "angle": "question"} for n, p in enumerate(passages, 1)]
+
+
+def page(title: str, text: str) -> dict:
+    return {"doc_id": title.lower().replace(" ", "-"), "title": title, "text": text}
 
 
 PEOPLE = [
@@ -74,9 +81,45 @@ def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names(
 def test_candidates_have_the_wanted_kind() -> None:
     text = "Ada Quill (born 4 May 1931) is a Welsh painter who moved to Cardiff in 1960 with 3 easels."
     assert candidate_spans(text, expected_answer("When was Ada Quill born?")) == ["4 May 1931", "1960"]
-    assert candidate_spans(text, expected_answer("How many easels did she take?")) == ["3 easels"]
+    # "how many easels" counts easels: the answer is the number; "3 easels" would repeat the question
+    assert candidate_spans(text, expected_answer("How many easels did she take?"), counted="easels") == ["3"]
     people = candidate_spans(text, expected_answer("Who moved to Cardiff?"))
     assert "Ada Quill" in people and not any(ch.isdigit() for span in people for ch in span)
+
+
+def test_a_number_that_counts_something_else_is_no_answer_and_a_qualifier_stays() -> None:
+    text = "The hall has a population of 713 inhabitants and 4 police officers; it can hold 900 (650 seated)."
+    question = "How many inhabitants does the hall have?"
+    spans = candidate_spans(text, expected_answer(question), counted=counted_noun(question))
+    assert "713" in spans and "4" not in spans  # 4 counts police officers, not inhabitants
+    seated = "The hall can seat how many people?"
+    qualifiers = frozenset(stems(seated)) - {stem(counted_noun(seated))}
+    assert "650 seated" in candidate_spans(text, expected_answer(seated), qualifiers=qualifiers,
+                                           counted=counted_noun(seated))
+
+
+def test_the_noun_the_question_asks_by_does_not_make_the_answer_part_of_the_question() -> None:
+    passages = [page("Tellmoor Galleria", "Tellmoor Galleria is a mall located in Brackwater County, Ostland.")]
+    found = find_answer("Tellmoor Galleria is located in what county?", sources_of(passages))
+    assert found.short_answer == "Brackwater County"
+    # a relative "which" names no answer noun: "island" is not what "in which Ellis Island ..." asks for
+    assert head_noun("Where did they play in the state in which Ellis Island is located?") == ""
+    assert head_noun("What nationality were Ada Quill and Tom Marsh?") == "nationality"
+
+
+def test_which_role_noun_asks_for_a_person_shown_by_the_name_of_their_page() -> None:
+    assert expected_answer("Which American film director hosted the awards in 2002?").kind == "person"
+    assert expected_answer("What kind of university did she attend?").kind == "name"
+    passages = [page("Oren Vask", "Oren Bartholomew Vask Jr. (born April 22, 1946) is an American film director. "
+                     "Vask hosted the Lumen Awards in 2002.")]
+    found = find_answer("Which American film director hosted the Lumen Awards in 2002?", sources_of(passages))
+    assert found.short_answer == "Oren Vask"  # not "April 22", and the name the page goes by
+
+
+def test_a_nationality_question_is_answered_by_the_adjective_both_pages_share() -> None:
+    passages = [page("Ada Quill", "Ada Quill (born 1931) was a Welsh social anthropologist."),
+                page("Tom Marsh", "Tom Marsh (born 1920) was a Welsh social anthropologist.")]
+    assert find_answer("What nationality were Ada Quill and Tom Marsh?", sources_of(passages)).short_answer == "Welsh"
 
 
 def test_a_two_hop_answer_is_the_name_behind_the_bridge_not_the_bridge() -> None:
@@ -133,6 +176,10 @@ def test_a_short_answer_survives_only_with_a_gated_claim_that_states_it() -> Non
     assert cut["text"] is None and "grounding gate" in cut["reason"]
     elsewhere = {**stating, "claim": "Harbor Works was founded in 1987."}
     assert gated_short_answer(synthesis, [elsewhere])["text"] is None  # the claim must state the answer
+    # ... or cite the page the answer names: "Ada Pell" for "Ada Margaret Pell founded it." on the page "Ada Pell"
+    fuller = {**stating, "claim": "Ada Margaret Pell founded Harbor Works."}
+    assert gated_short_answer(synthesis, [fuller], {"S2": "Ada Pell"})["text"] == "Ada Pell"
+    assert gated_short_answer(synthesis, [fuller], {"S2": "Harbor Works"})["text"] is None
     abstained = gated_short_answer(SynthesisResponse(abstain_reason="nothing named"), [stating])
     assert abstained == {"text": None, "kind": "", "reason": "nothing named"}
 
