@@ -11,6 +11,8 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,7 @@ class SleepyBackend:
 
     def __init__(self, inner: SearchBackend, delay_s: float, clock: SpanClock) -> None:
         self.inner, self.delay_s, self.clock = inner, delay_s, clock
-        self.name, self.description, self.query_ceiling = inner.name, inner.description, inner.query_ceiling
+        self.name, self.description = inner.name, inner.description
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
         started = time.perf_counter()
@@ -81,7 +83,7 @@ class CountingBackend:
 
     def __init__(self, inner: SearchBackend, log_path: Path, delays_s: tuple[float, ...] = (0.0,)) -> None:
         self.inner, self.log_path, self.delays_s = inner, Path(log_path), delays_s
-        self.name, self.description, self.query_ceiling = inner.name, inner.description, inner.query_ceiling
+        self.name, self.description = inner.name, inner.description
         self.cache_scope = f"bench-counting:{inner.name}"
         self._calls = 0
         self._lock = threading.Lock()
@@ -144,3 +146,31 @@ class TimedEngine:
             return decision
 
         return timed
+
+
+@contextmanager
+def timing(functions: dict[str, tuple[str, ...]], clock: SpanClock) -> Iterator[None]:
+    """Record every call of the named module-level functions (``{"module": ("name", ...)}``) on ``clock`` while the
+    block runs: work a node does itself, outside the engine, that a benchmark wants to tell apart."""
+    import importlib
+
+    originals: list[tuple[Any, str, Any]] = []
+    for module_name, names in functions.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            original = getattr(module, name)
+
+            def timed(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return _original(*args, **kwargs)
+                finally:
+                    clock.record(started, time.perf_counter())
+
+            originals.append((module, name, original))
+            setattr(module, name, timed)
+    try:
+        yield
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)

@@ -6,12 +6,21 @@
 overhead = (wall - time inside search and model calls) / wall, where "time inside" is the wall time covered by at
 least one open call (gather branches search in parallel, so summed call time would overstate it). With the
 deterministic engine no model call happens, so its decision time counts as overhead; the "orchestration" column
-removes engine decision time too and leaves LangGraph, state reducers and checkpoint writes.
+removes engine decision time too. Some decisions a node makes itself, not through the engine (the grounding gate,
+the key actors, the suspicion check on a source read): "graph + checkpoints" removes those as well and leaves
+LangGraph, the state's reducers, the checkpoint writes and the text store, which the "text store" column shows alone.
+
+With a checkpointer it also measures what the checkpoints cost: bytes a run (checkpoints plus task writes), the
+largest checkpoint, bytes a checkpoint, the time a checkpoint write takes (``put`` and ``put_writes`` timed in the
+saver), and the source texts the run keeps in the store. The SQLite checkpointer runs in two durabilities:
+``sync`` (what ``satiate run`` uses: each step on disk before the next starts) and ``async`` (LangGraph's default,
+the server's: the write overlaps the next step).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import tempfile
@@ -21,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from satiate.graph import RECURSION_LIMIT, build_graph
-from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer
+from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer, thread_storage
 from satiate.graph.deps import engine_for
 from satiate.nodes.common import Dependencies
 from satiate.tools.search.local_corpus import LocalCorpusBackend
@@ -30,15 +39,21 @@ from satiate.tools.search.service import SearchService
 from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
-from bench.instruments import SleepyBackend, SpanClock, TimedEngine
+from bench.instruments import SleepyBackend, SpanClock, TimedEngine, timing
 
-MODES = ("no checkpointer", "SQLite checkpointer")
+PLAIN = "no checkpointer"
+DURABILITIES = {"SQLite, durability=sync": "sync", "SQLite, durability=async": "async"}
+MODES = (PLAIN, *DURABILITIES)
+# decisions nodes make themselves (not engine calls): told apart from graph and checkpoint time
+NODE_DECISIONS = {"satiate.nodes.synthesize": ("gate_claims", "key_actors"), "satiate.nodes.compress": ("suspicion",)}
+TEXT_STORE = {"satiate.nodes.common": ("keep_texts", "read_texts")}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.overhead", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--questions", type=int, default=5, help="stratified subset of this many questions")
+    parser.add_argument("--qids", nargs="+", metavar="QID", help="these questions instead of a stratified subset")
     parser.add_argument("--delay-ms", type=float, default=50.0, help="sleep per backend query")
     parser.add_argument("--repeats", type=int, default=2, help="runs per question and mode")
     parser.add_argument("--llm", default="none")
@@ -52,6 +67,7 @@ class Instrumented:
 
     def __init__(self, corpus: Path, data_dir: Path, delay_s: float) -> None:
         self.search_clock, self.engine_clock, self.model_clock = SpanClock(), SpanClock(), SpanClock()
+        self.decision_clock, self.store_clock = SpanClock(), SpanClock()
         backend = SleepyBackend(LocalCorpusBackend(corpus, data_dir), delay_s, self.search_clock)
         self.service = SearchService({"corpus": backend})  # no store: every query pays the latency
         self.deps = Dependencies(
@@ -60,19 +76,40 @@ class Instrumented:
         )
 
     def reset(self) -> None:
-        for clock in (self.search_clock, self.engine_clock, self.model_clock):
+        for clock in (self.search_clock, self.engine_clock, self.model_clock, self.decision_clock, self.store_clock):
             clock.reset()
 
 
-def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any], config: dict) -> dict[str, float]:
+def time_writes(saver: Any, clock: SpanClock) -> None:
+    """Time every checkpoint write of ``saver`` (``put`` and ``put_writes``) on ``clock``."""
+    for name in ("put", "put_writes"):
+        method = getattr(saver, name)
+
+        @functools.wraps(method)
+        def timed(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return _method(*args, **kwargs)
+            finally:
+                clock.record(started, time.perf_counter())
+
+        setattr(saver, name, timed)
+
+
+def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any], config: dict,
+            durability: str | None = None) -> tuple[dict[str, float], dict[str, Any]]:
     tools.reset()
     started = time.perf_counter()
-    output = graph.invoke({"question": question, "settings": settings}, {"recursion_limit": RECURSION_LIMIT, **config})
+    options = {"durability": durability} if durability else {}
+    with timing(NODE_DECISIONS, tools.decision_clock), timing(TEXT_STORE, tools.store_clock):
+        output = graph.invoke({"question": question, "settings": settings},
+                              {"recursion_limit": RECURSION_LIMIT, **config}, **options)
     wall = time.perf_counter() - started
     search = tools.search_clock.covered()
     outside_search_and_model = wall - tools.search_clock.covered(tools.model_clock)
     outside_everything = wall - tools.search_clock.covered(tools.engine_clock)
-    return {
+    outside_decisions = wall - tools.search_clock.covered(tools.engine_clock, tools.decision_clock)
+    row = {
         "wall_s": wall,
         "searches": len(tools.search_clock.spans),
         "search_covered_s": search,
@@ -82,7 +119,32 @@ def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any],
         "overhead": outside_search_and_model / wall,
         "orchestration": outside_everything / wall,
         "orchestration_s": outside_everything,
+        "node_decisions_s": tools.decision_clock.covered(),
+        "graph_and_checkpoints": outside_decisions / wall,
+        "graph_and_checkpoints_s": outside_decisions,
+        "text_store_s": tools.store_clock.total(),
         "sources": len(output["result"]["sources"]),
+    }
+    return row, output
+
+
+def storage_row(saver: Any, thread_id: str, writes: SpanClock, output: dict[str, Any]) -> dict[str, float]:
+    """What one run's checkpoints cost: bytes (a run, a checkpoint, the largest), write time, texts kept."""
+    from satiate.tools.source_texts import run_text_bytes
+
+    stored = thread_storage(saver, thread_id)
+    assert stored is not None, "the SQLite saver measures its threads"
+    sources = max(1, len(output["result"]["sources"]))
+    return {
+        "checkpoints": stored.checkpoints,
+        "run_bytes": stored.total_bytes,
+        "checkpoint_bytes": stored.checkpoint_bytes,
+        "write_bytes": stored.write_bytes,
+        "largest_checkpoint_bytes": stored.largest_checkpoint,
+        "bytes_per_checkpoint": stored.checkpoint_bytes / max(1, stored.checkpoints),
+        "largest_per_source": stored.largest_checkpoint / sources,
+        "write_ms_per_checkpoint": 1000 * writes.total() / max(1, stored.checkpoints),
+        "text_bytes": run_text_bytes(output["result"]["settings"], thread_id),
     }
 
 
@@ -91,31 +153,53 @@ def summarize(runs: list[dict]) -> dict[str, Any]:
     return {k: statistics.fmean(r[k] for r in runs) for k in keys} | {"runs": len(runs)}
 
 
-def table(summary: dict[str, dict], delay_ms: float) -> list[str]:
+def table(summary: dict, delay_ms: float) -> list[str]:
     lines = ["| mode | runs | wall s | searches | search time s (covered / summed) | engine s | overhead | "
-             "orchestration | checkpoints | ms a checkpoint |", "|---|" + "---:|" * 9]
-    base_wall = summary[MODES[0]]["wall_s"]
+             "orchestration | node decisions s | graph + checkpoints | text store s | ms a checkpoint (wall) |",
+             "|---|" + "---:|" * 11]
+    base_wall = summary[PLAIN]["wall_s"]
     for mode, row in summary.items():
-        checkpoints = row.get("checkpoints")
         per_checkpoint = "–"
-        if checkpoints:
-            per_checkpoint = f"{1000 * (row['wall_s'] - base_wall) / checkpoints:.2f}"
+        if row.get("checkpoints"):
+            per_checkpoint = f"{1000 * (row['wall_s'] - base_wall) / row['checkpoints']:.2f}"
         lines.append(
             f"| {mode} | {row['runs']} | {row['wall_s']:.3f} | {row['searches']:.1f} | "
             f"{row['search_covered_s']:.3f} / {row['search_summed_s']:.3f} | {row['engine_covered_s']:.3f} | "
-            f"{100 * row['overhead']:.1f}% | {100 * row['orchestration']:.1f}% | "
-            f"{checkpoints if checkpoints is not None else '–'} | {per_checkpoint} |"
+            f"{100 * row['overhead']:.1f}% | {100 * row['orchestration']:.1f}% | {row['node_decisions_s']:.3f} | "
+            f"{100 * row['graph_and_checkpoints']:.1f}% | {row['text_store_s']:.3f} | {per_checkpoint} |"
         )
+    lines += ["", "| mode | checkpoints a run | KB a run (checkpoints + writes) | KB a checkpoint | largest "
+              "checkpoint KB | largest per source, bytes | ms a checkpoint write | source texts KB a run |",
+              "|---|" + "---:|" * 7]
+    for mode, row in summary.items():
+        if "checkpoints" not in row:
+            continue
+        lines.append(
+            f"| {mode} | {row['checkpoints']:.1f} | {row['run_bytes'] / 1000:.1f} | "
+            f"{row['bytes_per_checkpoint'] / 1000:.2f} | {row['largest_checkpoint_bytes'] / 1000:.1f} | "
+            f"{row['largest_per_source']:.0f} | {row['write_ms_per_checkpoint']:.2f} | "
+            f"{row['text_bytes'] / 1000:.1f} |")
     lines += ["", f"Backend latency {delay_ms:.0f} ms a query (sleep) plus the real FTS5 search. overhead = (wall − "
               "time covered by search and model calls) / wall; orchestration additionally removes engine decision "
-              "time. ms a checkpoint = (wall with − wall without checkpointer) / checkpoints written."]
+              "time; graph + checkpoints also removes the decisions nodes make themselves (grounding gate, key "
+              "actors, suspicion check). ms a checkpoint (wall) = (wall with − wall without checkpointer) / "
+              "checkpoints written; ms a "
+              "checkpoint write = time inside the saver's put and put_writes / checkpoints. KB a run counts the "
+              "checkpoints and the task writes the database holds for the run; the source texts live once in the "
+              "store, shared by the runs that read them. With durability=async the writes run in a background "
+              "thread while the next step runs, so their time includes waiting for the interpreter lock: it is not "
+              "time on the run's path (compare ms a checkpoint (wall))."]
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     command = command_line("bench.overhead")
-    questions = stratified_subset(load_questions(args.data), args.questions)
+    questions = load_questions(args.data)
+    if args.qids:
+        questions = [q for q in questions if q.qid in set(args.qids)]
+    else:
+        questions = stratified_subset(questions, args.questions)
     corpus = corpus_path(args.data)
     with tempfile.TemporaryDirectory(prefix="satiate-overhead-") as scratch:
         data_dir = Path(scratch)
@@ -126,20 +210,23 @@ def main(argv: list[str] | None = None) -> int:
         plain = build_graph(tools.deps)
         measure(plain, tools, questions[0].question, settings, {})  # warm-up: imports, index, caches of the engine
         runs: dict[str, list[dict]] = {mode: [] for mode in MODES}
-        checkpoints: list[int] = []
+        writes = SpanClock()
         with sqlite_checkpointer(data_dir) as saver:
+            time_writes(saver, writes)
             saved = build_graph(tools.deps, checkpointer=saver)
             for repeat in range(args.repeats):
                 for question in questions:
-                    runs[MODES[0]].append({**measure(plain, tools, question.question, settings, {}),
-                                           "repeat": repeat})
-                    thread = {"configurable": {"thread_id": f"overhead-{uuid.uuid4().hex[:8]}"}}
-                    row = measure(saved, tools, question.question, settings, thread)
-                    checkpoints.append(sum(1 for _ in saver.list(thread)))
-                    runs[MODES[1]].append({**row, "repeat": repeat})
+                    row, _ = measure(plain, tools, question.question, settings, {})
+                    runs[PLAIN].append({**row, "repeat": repeat})
+                    for mode, durability in DURABILITIES.items():
+                        thread_id = f"overhead-{uuid.uuid4().hex[:8]}"
+                        writes.reset()
+                        row, output = measure(saved, tools, question.question, settings,
+                                              {"configurable": {"thread_id": thread_id}}, durability)
+                        runs[mode].append({**row, **storage_row(saver, thread_id, writes, output), "repeat": repeat,
+                                           "qid": question.qid})
             database_bytes = checkpoint_path(data_dir).stat().st_size
     summary = {mode: summarize(rows) for mode, rows in runs.items()}
-    summary[MODES[1]]["checkpoints"] = round(statistics.fmean(checkpoints), 1)
     summary[MODES[1]]["checkpoint_db_bytes_total"] = database_bytes
     report = {"command": command, "settings": settings, "questions": [q.qid for q in questions],
               "delay_ms": args.delay_ms, "repeats": args.repeats, "summary": summary, "runs": runs,

@@ -37,7 +37,6 @@ class SleepingBackend:
 
     name = "web"
     description = "sleeping stand-in for web search"
-    query_ceiling = 10
 
     def __init__(self, latency: float) -> None:
         self.latency = latency

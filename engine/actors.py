@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from satiate.engine.breadcrumbs import rank_breadcrumbs
-from satiate.engine.text import claimable, sentences
+from satiate.tools.text import SCAN_CHARS, claimable, sentences
 
 DEFINING_VERBS = (" is ", " was ", " are ", " were ", " has been ", " refers to ")
 
 
 def defining_sentence(name: str, text: str) -> str | None:
     """A sentence of ``text`` that says what ``name`` is ("Harbor Works was founded in 1987 by ...")."""
-    for sentence in sentences(text[:20_000]):
+    for sentence in sentences(text[:SCAN_CHARS]):
         body = sentence.text
         after = body[len(name) : len(name) + 40]
         if body.startswith(name) and after[:1] in (" ", ",", "(") and any(verb in after for verb in DEFINING_VERBS):

@@ -16,7 +16,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from satiate.engine.text import (
+from satiate.tools.text import (
+    SCAN_CHARS,
     STOPWORDS,
     claimable,
     content_terms,
@@ -78,7 +79,6 @@ QUESTION_OPENERS = frozenset("who what when where which why how whose whom".spli
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
 STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
 MIN_ANSWER_SCORE = 0.15
-SCAN_CHARS = 20_000
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95

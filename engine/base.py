@@ -57,7 +57,7 @@ class ResearchView:
     tokens_used: int = 0
 
     def executed_queries(self) -> set[str]:
-        from satiate.engine.text import normalize_query
+        from satiate.tools.text import normalize_query
 
         return {normalize_query(r["query"]) for r in self.search_results}
 

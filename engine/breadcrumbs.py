@@ -11,7 +11,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from satiate.engine.answer import clean_title, focus_terms, name_spans
-from satiate.engine.text import claimable, content_terms, entities, idf_weights, sentences, stem, stems, unique, words
+from satiate.tools.text import (
+    SCAN_CHARS,
+    claimable,
+    content_terms,
+    entities,
+    idf_weights,
+    sentences,
+    stem,
+    stems,
+    unique,
+    words,
+)
 from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
@@ -64,7 +75,7 @@ def topical_sources(question: str, sources: list[SourceRecord], share: float = 0
     question sits in the few passages that match the question best.
     """
     question_terms = stems(question)
-    documents = [stems(s["title"] + " " + s["text"][:20_000]) for s in sources]
+    documents = [stems(s["title"] + " " + s["text"][:SCAN_CHARS]) for s in sources]
     idf = idf_weights([list(d) for d in documents]) if documents else {}
     scored = sorted(
         range(len(sources)), key=lambda i: (-sum(idf.get(t, 0.0) for t in documents[i] & question_terms), i)
@@ -109,7 +120,7 @@ def rank_breadcrumbs(
         if anchored and qualifier:
             scanned.append((source, qualifier, set(), 1.0))  # "(Ivor Cutler album)": the page's own pointer
         position = 0
-        for sentence in sentences(source["text"][:20_000]):
+        for sentence in sentences(source["text"][:SCAN_CHARS]):
             if claimable(sentence.text):  # prose only: badges, tables and code name nothing worth following
                 lead = 1.0 / (1 + position) if anchored else 0.0
                 scanned.append((source, sentence.text, stems(sentence.text), lead))

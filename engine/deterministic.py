@@ -22,7 +22,8 @@ from satiate.engine.base import Decision, ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
 from satiate.engine.grounding import supports
 from satiate.engine.novelty import heuristic_novelty
-from satiate.engine.text import (
+from satiate.tools.text import (
+    SCAN_CHARS,
     content_terms,
     entities,
     idf_weights,
@@ -33,7 +34,6 @@ from satiate.engine.text import (
     simplify_query,
     stem,
     stems,
-    truncate,
     unique,
     words,
 )
@@ -46,9 +46,11 @@ from satiate.state.contracts import (
     PlanResponse,
     ReflectionResponse,
     SynthesisResponse,
+    clamp_query,
 )
 from satiate.state.records import Hit, SearchRecord, SourceRecord
 from satiate.state.settings import Settings
+from satiate.tools.search.base import LOCAL_BACKENDS
 
 NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "none", "cannot", "without", "false", "failed"})
 CONTRAST_CUES = frozenset(
@@ -64,12 +66,9 @@ HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no
           "unverified", "is said to", "according to a")
 REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he", "she", "they", "his", "her",
                              "their", "there", "in", "on", "at", "after", "during"})
-MAX_QUERY_CHARS = 300
-LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
 NAMED_ANSWERS = ("person", "place", "name")
 SEEN_PER_SEARCH = 5  # the passed-over results nearest the top of each search are the ones worth ranking again
 CORROBORATION_OVERLAP = 0.85
-SCAN_CHARS = 20_000
 CLAIM_FLOOR = 0.4  # a claim's relevance as a share of the best sentence's
 
 
@@ -85,8 +84,7 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     # cut at an abbreviation's full stop ("Ken St. Andre") nor glued to the question word ("What WB").
     names = unique([*expected_answer(text).options, *(n for n in name_spans(text) if len(n) > 2)])[:2]
     # A very long question is a poor search query: its first words, cut at a word boundary, stand in for it.
-    planned = [PlanQueryModel(query=truncate(" ".join(text.split()), MAX_QUERY_CHARS).rstrip("…"),
-                              intent="the target as asked", angle="question")]
+    planned = [PlanQueryModel(query=clamp_query(text), intent="the target as asked", angle="question")]
     for angle in angles:
         if angle == "entity":
             for name in names:
@@ -343,7 +341,7 @@ class DeterministicEngine:
                                                new_queries=[]))
         candidates: list[PlanQueryModel] = [check] if check else []
         candidates += seen_worth_reading(view, settings.seen_results)
-        # Tier 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
+        # Error level 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
         for record in view.search_results:
             if record["cycle"] != view.cycle:
                 continue
@@ -366,7 +364,7 @@ class DeterministicEngine:
             followed += 1
         if crumbs and settings.max_breadcrumbs:
             # The question's own results, ranked again with the best bridge: what it found but did not read yet.
-            query = truncate(f"{search_form(view.question)} {crumbs[0].name}", MAX_QUERY_CHARS).rstrip("…")
+            query = clamp_query(f"{search_form(view.question)} {crumbs[0].name}")
             candidates.append(PlanQueryModel(query=query, intent=f"the question with the bridge {crumbs[0].name}",
                                              angle="question"))
         # Seed 001's plan_query: target what the knowledge state does not cover yet (when no breadcrumb leads on).

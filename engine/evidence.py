@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
 from satiate.engine.answer import clean_title, evidence_lines, expected_answer, with_subject
 from satiate.engine.grounding import sentence_support_problem, supports
-from satiate.engine.text import stems
+from satiate.tools.text import stems
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from satiate.engine.text import content_terms, entities, jaccard, numbers, sentences, stems
+from satiate.tools.text import content_terms, entities, jaccard, numbers, sentences, stems
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
 

@@ -56,9 +56,10 @@ from satiate.engine.prompt_material import (
     source_digest,
     thin_records,
 )
-from satiate.engine.text import normalize_query, simplify_query, stems, truncate
+from satiate.tools.text import normalize_query, simplify_query, stems, truncate
 from satiate.prompts.loader import load_prompt, quote_data
 from satiate.state.contracts import (
+    DEGRADED_NOTE,
     ClaimDraft,
     CriticGap,
     CriticReport,
@@ -112,9 +113,8 @@ EXPECTED_OUTPUT = {"plan": 220, "plan_query": 40, "reflect": 260, "novelty": 3, 
 OUTPUT_FLOOR = {"plan": 120, "plan_query": 20, "reflect": 120, "novelty": 1, "compress": 120, "synthesize": 100,
                 "critic": 120}
 CONTENT_FLOOR_CHARS = 400  # quoted data, besides the prompt's own text, below which a call is not worth making
+DEGRADED_PROMPT = f"\nNote: {DEGRADED_NOTE} Say so where it matters.\n"
 EVIDENCE_SHAPE = '{"claims": [{"evidence": ["E…"], "claim": "…"}], "short_answer": "…"}'
-DEGRADED_NOTE = ("\nNote: search capabilities were limited, so this answer rests on partial information; say so "
-                 "where it matters.\n")
 PROCESS_PACE = PaceMeter()  # speeds measured by every engine of this process, per model
 
 
@@ -462,7 +462,7 @@ class ModelEngine:
         def render(items: list[EvidenceItem]) -> list:
             template = load_prompt("synthesize")
             return template.render(
-                question=quote_data(view.question, "question"), degraded_note=DEGRADED_NOTE if view.degraded else "",
+                question=quote_data(view.question, "question"), degraded_note=DEGRADED_PROMPT if view.degraded else "",
                 answer_kind=kind_words, evidence=quote_data("\n".join(i.line for i in items), "evidence"),
                 max_claims=min(settings.max_claims, 4), schema=EVIDENCE_SHAPE)
 
@@ -772,6 +772,3 @@ class ModelEngine:
         from satiate.tools.metrics import observe_model_call
 
         observe_model_call(task, outcome, calls, seconds)
-
-
-# --- building the engine a run's settings ask for ------------------------------------------------------------------------

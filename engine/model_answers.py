@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model
 
 from satiate.state.contracts import MAX_QUERY_CHARS, CriticGap, CriticReport, PlanQueryModel, PlanResponse
+from satiate.state.settings import Tier
 
 PlanAngle = Literal["question", "entity", "time_window", "source_type", "counter_argument"]
 MIN_PLAN_QUERIES = 2
@@ -30,7 +31,7 @@ class ModelPlan(BaseModel):
     """At least two queries (the target itself, then another angle), and the question's tier."""
 
     queries: list[ModelPlanQuery] = Field(min_length=MIN_PLAN_QUERIES, max_length=20)
-    tier: Literal["simple", "standard", "deep"]
+    tier: Tier
 
     def contract(self) -> PlanResponse:
         return PlanResponse(queries=[PlanQueryModel(query=q.query, intent=q.intent, angle=q.angle)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from satiate.engine.text import words
+from satiate.tools.text import words
 from satiate.state.records import Hit
 
 
@@ -34,10 +34,3 @@ def heuristic_novelty(bodies: Iterable[str], knowledge_state: str) -> int:
     known_words = set(words(knowledge_state))
     novel_fraction = len(new_words - known_words) / len(new_words)
     return round(novel_fraction * 10)
-
-
-def snippet_overlap(snippet: str, knowledge_state: str) -> float:
-    """Seed 001's enrichment gate: the share of a snippet's words the knowledge state already has."""
-    snippet_words = set(words(snippet))
-    known = set(words(knowledge_state))
-    return len(snippet_words & known) / max(len(snippet_words), 1)

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from satiate.engine.base import ResearchView
-from satiate.engine.text import content_terms, truncate, unique
+from satiate.tools.text import content_terms, truncate, unique
 from satiate.prompts.loader import quote_data
-from satiate.state.records import Hit, SourceRecord
+from satiate.state.records import Hit, SourceRecord, source_number
 from satiate.tools.llm.structured import OutputInvalid
 
 KNOWN_ANGLES = ("question", "entity", "time_window", "source_type", "counter_argument", "breadcrumb", "gap")
-MIN_SOURCE_CHARS = 300  # a source given less room than this is shown as a handle instead
+# Prompt room, not the ``min_source_chars`` setting (which decides whether read text is a source at all): a source
+# that cannot be quoted with at least this many characters is shown as a handle (id, title, opening words) instead.
+MIN_QUOTED_CHARS = 300
 HANDLE_TEXT_CHARS = 120  # the opening words kept on a handle
 
 
@@ -65,7 +67,7 @@ def rank_sources(sources: Sequence[SourceRecord], focus: str) -> list[SourceReco
 
     def score(source: SourceRecord) -> tuple[int, int]:
         terms = set(content_terms(source["title"] + " " + source["text"][:4000]))
-        return (-len(terms & focus_terms), -int(source["id"][1:]) if source["id"][1:].isdigit() else 0)
+        return (-len(terms & focus_terms), -source_number(source["id"]))
 
     return sorted(sources, key=score)
 
@@ -88,7 +90,7 @@ def source_digest(sources: Sequence[SourceRecord], focus: str, char_budget: int)
     handle_cost = [o + HANDLE_TEXT_CHARS for o in overhead]
     with_text = len(ranked)
     while with_text > 0:
-        need = sum(overhead[:with_text]) + MIN_SOURCE_CHARS * with_text + sum(handle_cost[with_text:])
+        need = sum(overhead[:with_text]) + MIN_QUOTED_CHARS * with_text + sum(handle_cost[with_text:])
         if need <= char_budget:
             break
         with_text -= 1
@@ -186,6 +188,3 @@ def executed_list(view: ResearchView) -> list[str]:
 
 def results_text(hits: Sequence[Hit]) -> str:
     return "\n".join(f"{h['title']}: {h['body']}" for h in hits)
-
-
-# --- the engine ---------------------------------------------------------------------------------------------------------

@@ -154,12 +154,28 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def _result_of(state_values: dict[str, Any], thread_id: str) -> Any:
+    """A finished run's stored result (it carries the texts its claims cite, so showing it needs no store, not even a
+    writable one), else the result built from the state so far."""
+    from pydantic import ValidationError
+
+    from satiate.graph.checkpoint import is_finished
+    from satiate.nodes.report import build_result
+    from satiate.state.contracts import ResearchResult
+
+    if is_finished(state_values):
+        try:
+            return ResearchResult.model_validate({**state_values["result"], "thread_id": thread_id})
+        except ValidationError:  # a result stored by an older satiate: built again from the state
+            pass
+    return build_result(state_values, thread_id)
+
+
 def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
                   err: Console) -> None:
     from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
-    from satiate.nodes.report import build_result
 
-    result = build_result(state_values, thread_id)
+    result = _result_of(state_values, thread_id)
     target = output_path(args)
     if target is not None:
         kind = OUTPUT_SUFFIXES[target.suffix.lower()]
@@ -201,8 +217,8 @@ def _stream(app: Any, payload: Any, config: dict[str, Any], err: Console) -> Non
     from satiate.graph.progress import ProgressView, progress_line
 
     with ProgressView(err, progress_line) as view:  # a live totals footer when stderr is a terminal
-        # durability="sync": each step is on disk before the next starts, so a killed process loses at most the
-        # steps in flight (the checkpoint write is cheap next to a search or a model call).
+        # durability="sync": each step is saved before the next starts, so a killed process loses at most the
+        # steps in flight; a checkpoint of references costs about 1 ms (see graph/checkpoint.py).
         for chunk in app.stream(payload, config, stream_mode="custom", durability="sync"):
             if isinstance(chunk, dict):
                 view.show(chunk)
@@ -398,8 +414,39 @@ def run_rows(saver: Any, data_dir: Path) -> list[dict[str, Any]]:
             "stop_reason": values.get("stop_reason") or None,
             "claims": len(values.get("claims", [])),
             "sources": len(values.get("sources", {})),
+            **_stored_size(saver, thread.thread_id, values),
         })
     return rows
+
+
+def _stored_size(saver: Any, thread_id: str, values: dict[str, Any]) -> dict[str, int | None]:
+    """What a run takes: its checkpoints (and task writes) and the source texts it uses in its store (a text shared
+    with other runs counts for each); None where the store cannot say (another saver, a store that cannot be opened)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from satiate.graph.checkpoint import thread_storage
+    from satiate.tools.store import StorageError
+    from satiate.tools.source_texts import run_text_bytes
+
+    stored = thread_storage(saver, thread_id)
+    checkpoint_bytes = stored.total_bytes if stored is not None else None
+    text_bytes: int | None = 0
+    if values.get("sources") or values.get("search_results"):
+        try:
+            text_bytes = run_text_bytes(_run_settings(values), thread_id)
+        except (StorageError, SQLAlchemyError):  # e.g. a read-only store that predates the text tables
+            text_bytes = None
+    total = None if checkpoint_bytes is None or text_bytes is None else checkpoint_bytes + text_bytes
+    return {"checkpoint_bytes": checkpoint_bytes, "text_bytes": text_bytes, "stored_bytes": total}
+
+
+def _size_text(size: int | None) -> str:
+    if size is None:
+        return "?"
+    for unit, scale in (("MB", 1_000_000), ("kB", 1_000)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
 
 
 def _error_text(error: Any) -> str:
@@ -427,26 +474,40 @@ def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
     # cut, and only to fit a terminal; a pipe gets it whole.
     id_width = max(len("thread"), *(len(row["thread_id"]) for row in rows))
     status_width = max(len(status) for status in ("status", *(row["status"] for row in rows)))
-    lines = [f"{'thread':<{id_width}}  {'started':<16}  {'status':<{status_width}}  question"]
+    size_width = max(len(text) for text in ("size", *(_size_text(row["stored_bytes"]) for row in rows)))
+    lines = [f"{'thread':<{id_width}}  {'started':<16}  {'status':<{status_width}}  {'size':>{size_width}}  question"]
     room = None
     if out.is_terminal:
-        room = max(LIST_QUESTION_MIN_CHARS, out.width - id_width - 16 - status_width - 6)
+        room = max(LIST_QUESTION_MIN_CHARS, out.width - id_width - 16 - status_width - size_width - 8)
     for row in rows:
         question = " ".join(strip_terminal_escapes(row["question"]).split())
         if room is not None and len(question) > room:
             question = question[:room - 1] + "…"
         lines.append(f"{strip_terminal_escapes(row['thread_id']):<{id_width}}  {_local_time(row['started'])}  "
-                     f"{row['status']:<{status_width}}  {question}")
+                     f"{row['status']:<{status_width}}  {_size_text(row['stored_bytes']):>{size_width}}  {question}")
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
-def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> None:
+def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> int:
+    """Delete the run's checkpoints, then the source texts no other run uses; returns how many texts went. The
+    checkpoints go first: a failure in between leaves texts nobody refers to, never a run missing its texts."""
+    from satiate.graph.builder import build_graph
     from satiate.graph.checkpoint import delete_thread, forget_run_lock, run_lock
+    from satiate.tools.source_texts import release_run_texts
 
     with run_lock(data_dir, thread_id):  # never delete a run another process is writing
+        values = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values
         delete_thread(saver, thread_id)
         forget_run_lock(data_dir, thread_id)
+        if not (values.get("sources") or values.get("search_results")):
+            return 0  # stopped before it read anything: it has no texts
+        return release_run_texts(_run_settings(values), thread_id)
+
+
+def _say_texts_deleted(err: Console, count: int) -> None:
+    if count:
+        _say(err, f"deleted {count} source text(s) no remaining run uses")
 
 
 def _vacuum(saver: Any, settings: Any, err: Console) -> None:
@@ -467,9 +528,11 @@ def command_delete(args: argparse.Namespace, out: Console, err: Console) -> int:
         missing = [thread_id for thread_id in args.thread_ids if not has_thread(saver, thread_id)]
         if missing:  # all or nothing: a typo in one ID must not leave the others half done
             raise UsageError(f"unknown thread id {missing[0]!r}: nothing deleted (see 'satiate list')")
+        texts = 0
         for thread_id in dict.fromkeys(args.thread_ids):
-            _delete_run(saver, settings.data_path, thread_id)
+            texts += _delete_run(saver, settings.data_path, thread_id)
             sys.stdout.write(f"deleted {thread_id}\n")
+        _say_texts_deleted(err, texts)
         if args.vacuum:
             _vacuum(saver, settings, err)
     return EXIT_OK
@@ -483,6 +546,14 @@ def parse_age(text: str) -> float:
     return float(match.group(1)) * AGE_UNITS_S[match.group(2).lower()]
 
 
+def _release_threadless_texts(settings: Any, cutoff: float) -> int:
+    """Texts kept by runs without a thread ID (``graph.invoke`` with no checkpointer) before ``cutoff``: nothing can
+    resume or show those runs, so their texts go with the age, like the runs a thread keeps."""
+    from satiate.tools.store import store_for
+
+    return store_for(settings).release_texts("", now=time.time(), before=cutoff)
+
+
 def command_prune(args: argparse.Namespace, out: Console, err: Console) -> int:
     from satiate.graph.checkpoint import RunInProgress, is_running, stored_threads
 
@@ -490,7 +561,7 @@ def command_prune(args: argparse.Namespace, out: Console, err: Console) -> int:
     settings = _settings(args)
     cutoff = time.time() - age_s
     verb = "would delete" if args.dry_run else "deleted"
-    removed = 0
+    removed = texts = 0
     with _open(settings) as saver:
         for thread in stored_threads(saver):
             if thread.updated.timestamp() >= cutoff:
@@ -500,15 +571,18 @@ def command_prune(args: argparse.Namespace, out: Console, err: Console) -> int:
                 continue
             if not args.dry_run:
                 try:
-                    _delete_run(saver, settings.data_path, thread.thread_id)
+                    texts += _delete_run(saver, settings.data_path, thread.thread_id)
                 except RunInProgress as exc:  # it started between the check and the delete
                     _say(err, f"skipped {thread.thread_id}: {exc}")
                     continue
             removed += 1
             sys.stdout.write(f"{verb} {thread.thread_id}  (last step {_local_time(_iso(thread.updated))})\n")
+        if not args.dry_run:
+            texts += _release_threadless_texts(settings, cutoff)
         if args.vacuum and removed and not args.dry_run:
             _vacuum(saver, settings, err)
     _say(err, f"{verb} {removed} run(s) whose last step is older than {args.older_than.strip()}")
+    _say_texts_deleted(err, texts)
     return EXIT_OK
 
 
@@ -560,13 +634,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_dir(listing)
     listing.set_defaults(handler=command_list)
 
-    delete = commands.add_parser("delete", help="delete runs: every checkpoint of the thread")
+    delete = commands.add_parser("delete", help="delete runs: every checkpoint of the thread, and the source texts "
+                                 "no other run uses")
     delete.add_argument("thread_ids", nargs="+", metavar="thread_id")
     delete.add_argument("--vacuum", action="store_true", help="then give the space back to the disk (SQLite)")
     _add_data_dir(delete)
     delete.set_defaults(handler=command_delete)
 
-    prune = commands.add_parser("prune", help="delete runs whose last step is older than an age")
+    prune = commands.add_parser("prune", help="delete runs whose last step is older than an age (with the source "
+                                "texts no other run uses)")
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d, 12h, 90m, 2w")
     prune.add_argument("--dry-run", action="store_true", help="only print what would be deleted")
     prune.add_argument("--vacuum", action="store_true", help="then give the space back to the disk (SQLite)")

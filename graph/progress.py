@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from satiate.graph.terminal import strip_terminal_escapes
+from satiate.state.records import search_failed
 
 REFRESH_PER_SECOND = 8
 
@@ -103,7 +104,7 @@ class RunTally:
         elif kind == "search":
             self.searches += 1
             self.cached += 1 if event.get("cached") else 0
-            self.failed += 1 if str(event.get("outcome", "")).startswith("failed") else 0
+            self.failed += 1 if search_failed(str(event.get("outcome", ""))) else 0
         elif kind == "gate":
             self.cycle, self.search_round = event.get("cycle", self.cycle), event.get("round", self.search_round)
         elif kind == "compress":

@@ -1,18 +1,26 @@
-"""What every node shares: its dependencies, a read-only view of the state, progress events and timing."""
+"""What every node shares: its dependencies, a read-only view of the state, progress events and timing.
+
+The state holds sources and search hits by reference (the hash of their text); ``view_of`` reads the texts back from
+the store in one call, so the engines, the grounding gate and the report get full records and never touch the
+store. ``satiate.tools.source_texts.read_texts`` is the one reader of source text.
+"""
 
 from __future__ import annotations
 
 import functools
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
-from satiate.state.records import ErrorRecord
+from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, source_number
 from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
 from satiate.tools.search.service import SearchService
+from satiate.tools.source_texts import keep_texts, read_texts, snippet, text_hash
 
 
 @dataclass(frozen=True)
@@ -23,19 +31,111 @@ class Dependencies:
     search_for: Callable[[Settings], SearchService]
 
 
+DERIVED_VALUES = 2048  # stored values (log entries, settings) whose derived copy the process keeps (a few runs)
+_derived: OrderedDict[int, tuple[Any, Any]] = OrderedDict()  # id(value) -> (value, derived copy)
+_derived_lock = threading.Lock()
+
+
+def _known(record: Any) -> Any:
+    with _derived_lock:
+        entry = _derived.get(id(record))
+    return entry[1] if entry is not None and entry[0] is record else None
+
+
+def _remember(record: Any, full: Any) -> Any:
+    with _derived_lock:  # the entry is held with its copy, so its id cannot be reused while cached
+        _derived[id(record)] = (record, full)
+        while len(_derived) > DERIVED_VALUES:
+            _derived.popitem(last=False)
+    return full
+
+
 def settings_of(state: ResearchState | dict) -> Settings:
-    """The run's resolved settings, as stored at plan time."""
-    return Settings.model_validate(state["resolved_settings"])
+    """The run's resolved settings, as stored at plan time (validated once per stored value, not once per call)."""
+    resolved = state["resolved_settings"]
+    return _known(resolved) or _remember(resolved, Settings.model_validate(resolved))
+
+
+def logged_hits(record: SearchRecord) -> list[Hit]:
+    """Every hit a search returned: the ones read and the ones passed over."""
+    return [*record["hits"], *record.get("passed_over", [])]
+
+
+def with_text(source: SourceRecord, texts: dict[str, str]) -> SourceRecord:
+    """The source with its text (a record from before texts moved to the store carries its own)."""
+    return {**source, "text": texts[source["text_hash"]]} if "text_hash" in source else source
+
+
+def with_bodies(record: SearchRecord, texts: dict[str, str]) -> SearchRecord:
+    """The search record with its hits' (read and passed over) bodies."""
+    def full(hit: Hit) -> Hit:
+        return {**hit, "body": texts[hit["body_hash"]]} if "body_hash" in hit else hit
+
+    hydrated: SearchRecord = {**record, "hits": [full(h) for h in record["hits"]]}
+    if "passed_over" in record:
+        hydrated["passed_over"] = [full(h) for h in record["passed_over"]]
+    return hydrated
+
+
+def hydrate(settings: Settings, sources: list[SourceRecord],
+            searches: list[SearchRecord]) -> tuple[list[SourceRecord], list[SearchRecord]]:
+    """Sources with their text and searches with their hits' bodies, read from the store in one call.
+
+    A log entry never changes once written, so the process keeps its full copy: each node reads the store only for
+    the entries it has not seen (every step would otherwise copy the whole log again)."""
+    known_sources, known_searches = [_known(s) for s in sources], [_known(r) for r in searches]
+    hashes = [s["text_hash"] for s, full in zip(sources, known_sources) if full is None and "text_hash" in s]
+    hashes += [h["body_hash"] for r, full in zip(searches, known_searches) if full is None
+               for h in logged_hits(r) if "body_hash" in h]
+    texts = read_texts(settings, hashes)
+    return ([full if full is not None else _remember(s, with_text(s, texts))
+             for s, full in zip(sources, known_sources)],
+            [full if full is not None else _remember(r, with_bodies(r, texts))
+             for r, full in zip(searches, known_searches)])
+
+
+def as_reference(source: SourceRecord) -> SourceRecord:
+    """What the state keeps of a source whose text is stored: everything but the text, plus its start."""
+    kept = {name: value for name, value in source.items() if name != "text"}
+    return {**kept, "snippet": snippet(source["text"])}  # type: ignore[typeddict-item]
+
+
+def keep_sources(settings: Settings, sources: dict[str, SourceRecord]) -> dict[str, SourceRecord]:
+    """Store the sources' texts and return the references the state keeps (text saved before the reference)."""
+    keep_texts(settings, [s["text"] for s in sources.values()])
+    return {key: {**as_reference(s), "text_hash": text_hash(s["text"])} for key, s in sources.items()}
+
+
+def keep_bodies(settings: Settings, records: list[SearchRecord]) -> list[SearchRecord]:
+    """Store the hits' bodies and return the search records the state keeps: each hit with its body's hash."""
+    keep_texts(settings, [h["body"] for r in records for h in logged_hits(r) if "body" in h])
+
+    def reference(hit: Hit) -> Hit:
+        if "body" not in hit:
+            return hit
+        kept = {name: value for name, value in hit.items() if name != "body"}
+        return {**kept, "body_hash": text_hash(hit["body"])}  # type: ignore[typeddict-item]
+
+    logged: list[SearchRecord] = []
+    for record in records:
+        entry: SearchRecord = {**record, "hits": [reference(h) for h in record["hits"]]}
+        if "passed_over" in record:
+            entry["passed_over"] = [reference(h) for h in record["passed_over"]]
+        logged.append(entry)
+    return logged
 
 
 def view_of(state: ResearchState, **overrides: Any) -> ResearchView:
-    sources = sorted(state.get("sources", {}).values(), key=lambda s: int(s["id"][1:]))
+    """The engines' read-only view: sources in id order with their text, searches with their hits' bodies."""
+    settings = settings_of(state)
+    ordered = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
+    sources, searches = hydrate(settings, ordered, state.get("search_results", []))
     fields = dict(
         question=state["question"],
-        settings=settings_of(state),
+        settings=settings,
         sources=sources,
         knowledge_state=state.get("knowledge_state", ""),
-        search_results=state.get("search_results", []),
+        search_results=searches,
         claims=state.get("claims", []),
         contradictions=state.get("contradictions", []),
         target=state.get("target", ""),

@@ -1,7 +1,8 @@
 """compress: store an accepted round's new sources and fold them into the rolling knowledge state.
 
 Runs only for accepted rounds (seed 001's invariant): a rejected round makes no model call and changes nothing.
-Sources get stable ids S1, S2, ... in the order they are accepted; the same canonical source is stored once.
+Sources get stable ids S1, S2, ... in the order they are accepted; the same canonical source is stored once. Its text
+goes to the store and the state keeps a reference (``keep_sources``); the engine folds the full text.
 """
 
 from __future__ import annotations
@@ -14,19 +15,19 @@ from satiate.nodes.common import (
     decision_update,
     emit,
     error_record,
+    keep_sources,
     merge_updates,
     settings_of,
     timed,
     view_of,
 )
 from satiate.nodes.novelty_gate import round_records
-from satiate.graph.routing import FAILED
-from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord
+from satiate.nodes.report import suspicion
+from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, search_failed
 from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
 from satiate.tools.reader import ReadingReport, read_web_hits, reader_for
-
-LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
+from satiate.tools.search.base import LOCAL_BACKENDS
 
 
 def hit_origin(records: list[SearchRecord]) -> dict[str, SearchRecord]:
@@ -78,7 +79,9 @@ def make_compress_node(deps: Dependencies):
     @timed
     def compress(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
-        records = [r for r in round_records(state, state["cycle"], state["search_round"]) if r["outcome"] not in FAILED]
+        view = view_of(state)
+        records = [r for r in round_records(view.search_results, state["cycle"], state["search_round"])
+                   if not search_failed(r["outcome"])]
         store = state.get("sources", {})
         fresh = unseen_hits((h for r in records for h in r["hits"]), store)
         origin = hit_origin(records)
@@ -96,9 +99,13 @@ def make_compress_node(deps: Dependencies):
                 continue
             source_id = f"S{len(store) + len(new_sources) + 1}"
             new_sources[hit["key"]] = to_source(hit, source_id, origin[hit["key"]], text, read_kind)
-        decision = deps.engine_for(settings).compress(view_of(state), list(new_sources.values()))
+        decision = deps.engine_for(settings).compress(view, list(new_sources.values()))
         emit("compress", new_sources=len(new_sources), skipped=skipped, knowledge_chars=len(decision.value))
-        update = {"sources": new_sources, "knowledge_state": decision.value,
+        for source in new_sources.values():  # judged once, on the text read, so the report needs no text for it
+            flag = suspicion(source["text"])
+            if flag:
+                source["suspicious"] = flag
+        update = {"sources": keep_sources(settings, new_sources), "knowledge_state": decision.value,
                   "counters": {"thin_hits_skipped": skipped, **reading.counters()}}
         page_errors = reading_errors(reading, state)
         if page_errors:

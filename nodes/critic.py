@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from satiate.engine.text import normalize_query
-from satiate.graph.routing import stop_reason
+from satiate.engine.base import Decision, ResearchEngine, ResearchView
+from satiate.engine.policy import Signoff, judge_signoff, stop_reason
+from satiate.tools.text import normalize_query
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -24,7 +25,7 @@ from satiate.nodes.common import (
 )
 from satiate.nodes.plan import as_query_plans
 from satiate.state.contracts import CriticReport
-from satiate.state.records import CriticRecord, GapRecord, OpenQuestion, RoundRecord
+from satiate.state.records import CriticRecord, GapRecord, OpenQuestion, QueryPlan, RoundRecord
 from satiate.state.schema import ResearchState
 
 
@@ -44,6 +45,33 @@ def settle_tried_gaps(report: CriticReport, executed: set[str]) -> tuple[list[Ga
     return gaps, open_questions
 
 
+def convergence_row(state: ResearchState, verdict: Signoff, critique_tokens: int) -> RoundRecord:
+    """The cycle's row of the convergence table: what the run holds after the cycle, and the critic's verdict."""
+    cycle = state.get("cycle", 1)
+    this_cycle = [s for s in state.get("sources", {}).values() if s["cycle"] == cycle]
+    return RoundRecord(
+        round=cycle, sources=len(state.get("sources", {})), new_sources=len(this_cycle),
+        claims=len(state.get("claims", [])), open_gaps=len(verdict.material), signoff=verdict.signoff,
+        searches=sum(1 for r in state.get("search_results", []) if r["cycle"] == cycle),
+        tokens=state.get("tokens_used", 0) + critique_tokens, claims_cut=state.get("claims_cut", 0),
+    )
+
+
+def plan_next_cycle(engine: ResearchEngine, state: ResearchState, view: ResearchView,
+                    target: str | None) -> tuple[Decision, list[QueryPlan]]:
+    """The next cycle's queries, none of them searched before: the single top material gap, fanned out; after a
+    first sign-off, a re-check on what reflect would still ask (nothing left to ask -> a re-synthesis)."""
+    if target:
+        decision = engine.plan(view_of(state, target=target), target)
+        queries = as_query_plans(decision.value.queries, "critic")
+    else:
+        decision = engine.reflect(view)
+        queries = as_query_plans(decision.value.new_queries, "recheck")
+        queries = [{**q, "origin": "recheck"} for q in queries]  # type: ignore[misc]
+    executed = view.executed_queries()
+    return decision, [q for q in queries if normalize_query(q["query"]) not in executed]
+
+
 def make_critic_node(deps: Dependencies):
     @timed
     def critic(state: ResearchState) -> dict[str, Any]:
@@ -52,45 +80,24 @@ def make_critic_node(deps: Dependencies):
         view = view_of(state)
         decision = engine.critique(view)
         gaps, open_questions = settle_tried_gaps(decision.value, view.executed_queries())
-        material = sorted((g for g in gaps if g["material"]), key=lambda g: -g["priority"])
-        signoff = not material
-        clean_signoffs = state.get("clean_signoffs", 0) + 1 if signoff else 0
-        cycle = state.get("cycle", 1)
-        this_cycle = [s for s in state.get("sources", {}).values() if s["cycle"] == cycle]
-        row = RoundRecord(
-            round=cycle, sources=len(state.get("sources", {})), new_sources=len(this_cycle),
-            claims=len(state.get("claims", [])), open_gaps=len(material), signoff=signoff,
-            searches=sum(1 for r in state.get("search_results", []) if r["cycle"] == cycle),
-            tokens=state.get("tokens_used", 0) + decision.tokens, claims_cut=state.get("claims_cut", 0),
-        )
-        target = material[0]["query"] if material else None
+        verdict = judge_signoff(gaps, state.get("clean_signoffs", 0))
+        cycle, target = state.get("cycle", 1), verdict.target
         update: dict[str, Any] = {
-            "critic_reports": [CriticRecord(cycle=cycle, gaps=gaps, signoff=signoff, target=target)],
-            "rounds": [row],
+            "critic_reports": [CriticRecord(cycle=cycle, gaps=gaps, signoff=verdict.signoff, target=target)],
+            "rounds": [convergence_row(state, verdict, decision.tokens)],
             "open_questions": open_questions,
-            "clean_signoffs": clean_signoffs,
-            "gaps": [g["description"] for g in material],
+            "clean_signoffs": verdict.clean_signoffs,
         }
-        emit("critic", cycle=cycle, material_gaps=len(material), signoff=signoff, clean_signoffs=clean_signoffs,
-             target=target)
-        reason = stop_reason({**state, "clean_signoffs": clean_signoffs}, settings)
+        emit("critic", cycle=cycle, material_gaps=len(verdict.material), signoff=verdict.signoff,
+             clean_signoffs=verdict.clean_signoffs, target=target)
+        reason = stop_reason({**state, "clean_signoffs": verdict.clean_signoffs}, settings)
         if reason:
             update["stop_reason"] = reason
             return merge_updates(update, decision_update(decision))
-        # Next cycle: the single top material gap, fanned out; after a first sign-off, a re-check on what reflect
-        # would still ask (nothing left to ask -> the re-check is a re-synthesis over the same store).
-        if target:
-            next_decision = engine.plan(view_of(state, target=target), target)
-            queries = as_query_plans(next_decision.value.queries, "critic")
-        else:
-            next_decision = engine.reflect(view)
-            queries = as_query_plans(next_decision.value.new_queries, "recheck")
-            queries = [{**q, "origin": "recheck"} for q in queries]  # type: ignore[misc]
-        executed = view.executed_queries()
-        queries = [q for q in queries if normalize_query(q["query"]) not in executed]
+        next_decision, queries = plan_next_cycle(engine, state, view, target)
         emit_round_start(cycle + 1, 1, queries)
         update.update({"cycle": cycle + 1, "search_round": 0, "target": target or state.get("target", ""),
-                       "pending_queries": queries, "planned_queries": queries})
+                       "pending_queries": queries})
         return merge_updates(update, decision_update(decision), decision_update(next_decision))
 
     return critic

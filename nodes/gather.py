@@ -13,19 +13,16 @@ from typing import Any
 from typing_extensions import NotRequired, TypedDict
 
 from satiate.engine.canonical import canonical_key
-from satiate.engine.text import normalize_query, simplify_query
-from satiate.nodes.common import Dependencies, emit, error_record
-from satiate.state.records import Hit, QueryPlan, SearchRecord
+from satiate.tools.text import normalize_query, simplify_query
+from satiate.nodes.common import Dependencies, emit, error_record, keep_bodies
+from satiate.state.records import Hit, QueryPlan, SearchRecord, search_failed
 from satiate.state.settings import Settings
-from satiate.tools.search.base import failure_reason
+from satiate.tools.search.base import LOCAL_BACKENDS, failure_reason
 from satiate.tools.search.service import SearchAttempt
 
 WEB_UNREACHED_NOTE = "The web could not be reached ({reason}); this answer comes from {served_by} only."
 WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no other source answered."
 FALLBACK_NAMES = {"builtin": "the built-in offline corpus (Python's own documentation)", "corpus": "the local corpus"}
-
-
-LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
 
 
 class GatherTask(TypedDict):
@@ -55,8 +52,8 @@ def split_for_reading(hits: list[Hit], held: set[str], limit: int) -> tuple[list
     """The hits to read (the best ``limit`` not read before, in the backend's order) and the ones passed over.
 
     A hit already held costs nothing and adds nothing, so it does not use up the reading budget: the next unread
-    hit takes its place. Passed-over hits stay on record as seen, text included: a later round ranks them against
-    the question and the bridges found by then, and reads the ones that matter.
+    hit takes its place. Passed-over hits stay on record as seen, their text in the store: a later round ranks them
+    against the question and the bridges found by then, and reads the ones that matter.
     """
     chosen: list[Hit] = []
     passed: list[Hit] = []
@@ -107,10 +104,10 @@ def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
     answer is still marked degraded, and says where it came from instead.
     """
     web = [r for r in records if r["backend"] == "web"]
-    if not web or any(r["outcome"] in ("ok", "empty") for r in web):
+    if not web or any(not search_failed(r["outcome"]) for r in web):
         return None
     reason = failure_reason(next((r["error"] for r in web if r.get("error")), "") or "every web search failed")
-    answered = sorted({r["backend"] for r in records if r["outcome"] in ("ok", "empty")})
+    answered = sorted({r["backend"] for r in records if not search_failed(r["outcome"])})
     if not answered:
         return WEB_UNREACHED_ALONE_NOTE.format(reason=reason)
     served_by = " and ".join(FALLBACK_NAMES.get(name, f"the {name} backend") for name in answered)
@@ -141,12 +138,12 @@ def make_gather_node(deps: Dependencies):
                 for message in attempt.attempt_errors:
                     errors.append(error_record("gather", "search_retry", message, retryable=True, cycle=task["cycle"],
                                                round=task["round"], query=query["query"]))
-                failed = attempt.outcome not in ("ok", "empty")
+                failed = search_failed(attempt.outcome)
                 emit("search", query=query["query"], angle=query["angle"], backend=backend, outcome=attempt.outcome,
                      hits=len(record["hits"]), cached=attempt.cached,
                      **({"error": failure_reason(attempt.error or "")} if failed else {}))
-                if attempt.outcome in ("ok", "empty"):
-                    if failed_on:  # seed 002 tier 4: a fallback backend served this query
+                if not failed:
+                    if failed_on:  # seed 002 error level 4: a fallback backend served this query
                         emit("fallback", query=query["query"], failed=failed_on, served_by=backend)
                         counters["backend_fallbacks"] = counters.get("backend_fallbacks", 0) + 1
                     return record
@@ -166,11 +163,11 @@ def make_gather_node(deps: Dependencies):
                 counters["quality_floor_fallbacks"] = 1
                 run(QueryPlan(query=fallback, angle=task["query"]["angle"], intent="quality-floor fallback",
                               origin="quality_floor"))
-        update: dict[str, Any] = {"search_results": records, "counters": {**counters, "searches": len(records)}}
+        # the hits' text goes to the store, the search log keeps its hash (saved before the log that refers to it)
+        update: dict[str, Any] = {"search_results": keep_bodies(settings, records),
+                                  "counters": {**counters, "searches": len(records)}}
         if errors:
             update["error_log"] = errors
-        if first is None:
-            update["failed_queries"] = [task["query"]["query"]]
         return update
 
     return gather

@@ -7,25 +7,26 @@ all failed is routed to reflect for reformulation, and enough failures open the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from satiate.engine.novelty import unseen_hits
-from satiate.graph.routing import FAILED, epsilon_draw, live_backends, saturation_decision
+from satiate.engine.policy import epsilon_draw, live_backends, saturation_decision
 from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, view_of
-from satiate.state.records import NoveltyRecord, SearchRecord
+from satiate.state.records import NoveltyRecord, SearchRecord, search_failed
 from satiate.state.schema import ResearchState
 
 
-def round_records(state: ResearchState, cycle: int, search_round: int) -> list[SearchRecord]:
-    return [r for r in state.get("search_results", []) if r["cycle"] == cycle and r["round"] == search_round]
+def round_records(records: Sequence[SearchRecord], cycle: int, search_round: int) -> list[SearchRecord]:
+    return [r for r in records if r["cycle"] == cycle and r["round"] == search_round]
 
 
 def make_novelty_gate_node(deps: Dependencies):
     def novelty_gate(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
         cycle, search_round = state.get("cycle", 1), state.get("search_round", 0) + 1
-        records = round_records(state, cycle, search_round)
-        answered = [r for r in records if r["outcome"] not in FAILED]
+        records = round_records(state.get("search_results", []), cycle, search_round)
+        answered = [r for r in records if not search_failed(r["outcome"])]
         failed = len(records) - len(answered)
         # A round's branches ran in parallel: its wall time is its slowest branch, not the sum.
         elapsed = max((r["duration_s"] for r in records), default=0.0)
@@ -41,12 +42,14 @@ def make_novelty_gate_node(deps: Dependencies):
                                     reason="every search of the round failed", draw=None)
             emit("gate", **verdict)
             return {**update, "novelty_scores": [verdict]}
-        hits = [h for r in answered for h in r["hits"]]
+        view = view_of(state)  # the engine judges the new hits by their text, read back from the store
+        hits = [h for r in round_records(view.search_results, cycle, search_round) if not search_failed(r["outcome"])
+                for h in r["hits"]]
         fresh = unseen_hits(hits, state.get("sources", {}))
         new_by_backend = {r["backend"]: 0 for r in answered}
         for hit in fresh:
             new_by_backend[hit["backend"]] += 1
-        decision = deps.engine_for(settings).novelty(view_of(state), fresh) if fresh else None
+        decision = deps.engine_for(settings).novelty(view, fresh) if fresh else None
         score = decision.value if decision else 0
         draw = epsilon_draw(settings.seed or 0, cycle, search_round)
         accepted, reason = saturation_decision(score, search_round, settings, draw)

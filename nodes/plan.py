@@ -18,7 +18,7 @@ from satiate.nodes.common import (
 )
 from satiate.state.records import QueryPlan
 from satiate.state.schema import ResearchState
-from satiate.state.settings import environment_overrides, resolve_settings
+from satiate.state.settings import resolve_settings, with_planned_tier
 
 
 class QuestionError(ValueError):
@@ -61,15 +61,11 @@ def as_query_plans(queries, origin: str) -> list[QueryPlan]:
     return plans
 
 
-def tier_chosen(*layers: dict[str, Any] | None) -> bool:
-    """Did the user set the tier (per run, in Studio, or as SATIATE_TIER)? An explicit tier beats the planner's."""
-    return any(layer and layer.get("tier") is not None for layer in layers) or "tier" in environment_overrides()
-
-
 def make_plan_node(deps: Dependencies):
     @timed
     def plan(state: ResearchState, runtime: Runtime) -> dict[str, Any]:
-        settings = resolve_settings(state.get("settings"), context_overrides(runtime))
+        overrides = context_overrides(runtime)
+        settings = resolve_settings(state.get("settings"), overrides)
         question = check_question(state.get("question"), settings.max_question_chars)
         if settings.seed is None:
             settings = settings.model_copy(update={"seed": secrets.randbelow(2**31)})
@@ -77,11 +73,8 @@ def make_plan_node(deps: Dependencies):
         engine = deps.engine_for(settings)
         view = view_of({**state, "question": question, "resolved_settings": resolved})
         decision = engine.plan(view, question)
-        tier = decision.value.tier
-        if tier and tier != settings.tier and not tier_chosen(state.get("settings"), context_overrides(runtime)):
-            # Seed 002 §8: the planner's classification sets the budgets, unless the user chose a tier.
-            settings = settings.model_copy(update={"tier": tier})
-            resolved = settings.model_dump(mode="json")
+        settings = with_planned_tier(settings, decision.value.tier, state.get("settings"), overrides)
+        resolved = settings.model_dump(mode="json")
         queries = as_query_plans(decision.value.queries[: settings.budget.max_queries_per_round], "plan")
         emit("plan", queries=[q["query"] for q in queries], engine=engine.label, backends=settings.resolved_backends())
         emit_round_start(1, 1, queries)
@@ -93,7 +86,6 @@ def make_plan_node(deps: Dependencies):
             "search_round": 0,
             "target": question,
             "pending_queries": queries,
-            "planned_queries": queries,
             "clean_signoffs": 0,
             "degraded_mode": False,
         }

@@ -25,16 +25,11 @@ def make_reflect_node(deps: Dependencies):
         decision = deps.engine_for(settings).reflect(view_of(state))
         reflection = decision.value
         queries = as_query_plans(reflection.new_queries, "reflect")
-        emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence,
+        # confidence and the terms not yet covered steer nothing after this node: they are shown, not stored
+        emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence, gaps=reflection.gaps,
              next_queries=[q["query"] for q in queries])
         emit_round_start(state.get("cycle", 1), state.get("search_round", 0) + 1, queries)
-        update = {
-            "sufficient": reflection.sufficient,
-            "confidence": reflection.confidence,
-            "gaps": reflection.gaps,
-            "pending_queries": queries,
-            "planned_queries": queries,
-        }
+        update = {"sufficient": reflection.sufficient, "pending_queries": queries}
         return merge_updates(update, decision_update(decision))
 
     return reflect

@@ -1,17 +1,19 @@
-"""Turn a finished state into what people read: the Markdown report and the ``ResearchResult`` contract."""
+"""Turn a finished state into what people read: the Markdown report and the ``ResearchResult`` contract.
+
+The result carries the text of the sources its claims cite, read back from the store, so a parent agent, ``--json``
+and Studio get an answer that stands on its own; the other sources are listed without their text.
+"""
 
 from __future__ import annotations
 
-from satiate.engine.text import sentences, truncate
+from satiate.tools.text import SCAN_CHARS, sentences, truncate
+from satiate.nodes.common import hydrate, settings_of
 from satiate.nodes.gather import web_unreached_note
-from satiate.state.contracts import ClaimOut, ResearchResult, SourceOut
+from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
+from satiate.state.records import search_failed, source_number
 from satiate.state.schema import ResearchState
 from satiate.tools.metrics import run_metrics
 from satiate.tools.text_safety import instruction_like
-
-SCAN_CHARS = 20_000
-
-DEGRADED_NOTE = "Search capabilities were limited; answer is based on partial information."
 
 
 def degraded_note(state: ResearchState) -> str | None:
@@ -29,6 +31,32 @@ def suspicion(text: str) -> str | None:
         if reason:
             return f"{reason}: \"{truncate(sentence.text, 120)}\""
     return None
+
+
+def flagged(source: dict) -> str | None:
+    """``suspicion`` of a source: judged on its text when it was read, or now for a record carrying its text."""
+    if "text_hash" in source:
+        return source.get("suspicious")
+    return suspicion(source.get("text", ""))
+
+
+def cited_texts(state: ResearchState) -> dict[str, str]:
+    """Source id -> text for the sources the claims cite, read back from the run's store."""
+    cited = {source_id for claim in state.get("claims", []) for source_id in claim["source_ids"]}
+    sources = [s for s in state.get("sources", {}).values() if s["id"] in cited]
+    if not sources:
+        return {}
+    hydrated, _ = hydrate(settings_of(state), sources, [])
+    return {s["id"]: s["text"] for s in hydrated}
+
+
+def open_material_gaps(state: ResearchState) -> list[dict]:
+    """The material gaps of the critic's last report, when the run stopped without its sign-off (a budget, the
+    cycle cap, degraded mode): what the answer may be missing, said rather than dropped."""
+    reports = state.get("critic_reports", [])
+    if not reports or reports[-1]["signoff"]:
+        return []
+    return [dict(gap) for gap in reports[-1]["gaps"] if gap["material"]]
 
 
 def citation_numbers(state: ResearchState) -> dict[str, int]:
@@ -156,18 +184,21 @@ def report_markdown(state: ResearchState) -> str:
         parts += [f"- **{a['name']}** ({a['mentions']} sources): {a['profile']} {cite(a['source_ids'], numbering)}"
                   for a in state["key_actors"]]
         parts.append("")
-    if state.get("open_questions"):
+    still_open = open_material_gaps(state)
+    if state.get("open_questions") or still_open:
         parts += ["## Open questions", ""]
-        parts += [f"- {q['question']} — {q['reason']}" for q in state["open_questions"]]
+        parts += [f"- {q['question']} — {q['reason']}" for q in state.get("open_questions", [])]
+        parts += [f"- {gap['description']} — a material gap the critic still saw when the run stopped"
+                  for gap in still_open]
         parts.append("")
     searches = state.get("search_results", [])
-    backends = sorted({r["backend"] for r in searches if r["outcome"] in ("ok", "empty")})
+    backends = sorted({r["backend"] for r in searches if not search_failed(r["outcome"])})
     angles = sorted({r["angle"] for r in searches})
     parts += [
         "## How this was researched",
         "",
         f"Engine: {state.get('engine', '?')}. Backends that answered: {', '.join(backends) or 'none'}. "
-        f"Searches: {len(searches)} ({sum(1 for r in searches if r['outcome'].startswith('failed'))} failed). "
+        f"Searches: {len(searches)} ({sum(1 for r in searches if search_failed(r['outcome']))} failed). "
         f"Angles: {', '.join(angles) or 'none'}. Stopped: {state.get('stop_reason', '?')}."
         + (" Degraded mode: yes." if degraded_note(state) else ""),
         "",
@@ -190,7 +221,7 @@ def report_markdown(state: ResearchState) -> str:
         source = by_id[source_id]
         where = source["url"] or source.get("doc_id") or source["key"]
         doc = f" (doc {source['doc_id']})" if source.get("doc_id") and source.get("url") else ""
-        flag = suspicion(source["text"])
+        flag = flagged(source)
         parts.append(f"- [{n}] {source['title']} — {where}{doc} — {source_tag(tags.get(source_id, set()))}"
                      + (f" — suspicious: {flag}" if flag else ""))
     return "\n".join(parts).rstrip() + "\n"
@@ -204,7 +235,8 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
             tags.setdefault(source_id, [])
             if claim["verification"] not in tags[source_id]:
                 tags[source_id].append(claim["verification"])
-    sources = sorted(state.get("sources", {}).values(), key=lambda s: int(s["id"][1:]))
+    sources = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
+    texts = cited_texts(state)
     searches = state.get("search_results", [])
     return ResearchResult(
         thread_id=thread_id,
@@ -217,9 +249,9 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
         contradictions=list(state.get("contradictions", [])),
         key_actors=list(state.get("key_actors", [])),
         sources=[
-            SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=s["text"],
+            SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=texts.get(s["id"]),
                       backend=s["backend"], read_kind=s["read_kind"], doc_id=s.get("doc_id"),
-                      verification=tags.get(s["id"], []), suspicious=suspicion(s["text"]))
+                      verification=tags.get(s["id"], []), suspicious=flagged(s))
             for s in sources
         ],
         rounds=list(state.get("rounds", [])),
@@ -227,7 +259,7 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
         errors=list(state.get("error_log", [])),
         degraded=degraded_note(state) is not None,
         engine=state.get("engine", ""),
-        backends_used=sorted({r["backend"] for r in searches if r["outcome"] in ("ok", "empty")}),
+        backends_used=sorted({r["backend"] for r in searches if not search_failed(r["outcome"])}),
         stop_reason=state.get("stop_reason", ""),
         searches=len(searches),
         metrics=run_metrics(state),

@@ -51,9 +51,10 @@ def make_synthesize_node(deps: Dependencies):
     @timed
     def synthesize(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
-        decision = deps.engine_for(settings).synthesize(view_of(state))
+        view = view_of(state)  # the sources with their text: the gate checks each claim against what was read
+        decision = deps.engine_for(settings).synthesize(view)
         synthesis = decision.value
-        gate = gate_claims(synthesis.claims, state.get("sources", {}), settings.support_min_overlap,
+        gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)
         cycle = state.get("cycle", 1)
         errors = [
@@ -71,17 +72,15 @@ def make_synthesize_node(deps: Dependencies):
             for c in synthesis.contradictions
             if any(i in kept_ids for i in c.source_ids)
         ]
-        titles = {s["id"]: s["title"] for s in state.get("sources", {}).values()}
-        short = gated_short_answer(synthesis, gate.claims, titles)
+        short = gated_short_answer(synthesis, gate.claims, {s["id"]: s["title"] for s in view.sources})
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
         update: dict[str, Any] = {
             "claims": gate.claims,
             "short_answer": short,
             "contradictions": contradictions,
-            "key_actors": key_actors(state["question"], view_of(state).sources),
+            "key_actors": key_actors(state["question"], view.sources),
             "claims_cut": len(gate.cut),
-            "citations": sorted(kept_ids, key=lambda i: int(i[1:])),
             "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis") for q in synthesis.open_questions],
             "counters": {"claims_passed": gate.passed, "claims_cut": len(gate.cut),
                          "citations_unsupported": gate.unsupported_citations,

@@ -10,6 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from satiate.state.records import GapKind
+from satiate.state.settings import Tier
+
 MAX_QUERY_CHARS = 400
 
 
@@ -38,7 +41,7 @@ class PlanResponse(BaseModel):
     """Seed 002 §5.1: the planner's queries (3-6 focused queries, each with intent)."""
 
     queries: list[PlanQueryModel] = Field(min_length=1, max_length=20)
-    tier: Literal["simple", "standard", "deep"] | None = Field(
+    tier: Tier | None = Field(
         None, description="The planner's complexity classification, when it makes one."
     )
 
@@ -89,7 +92,7 @@ class SynthesisResponse(BaseModel):
 
 
 class CriticGap(BaseModel):
-    kind: Literal["modality", "unverified-claim", "unread-source", "missing-counterarg", "unresolved-contradiction"]
+    kind: GapKind
     description: str
     query: str = Field(min_length=1)
     priority: float = Field(ge=0.0, le=10.0)
@@ -133,7 +136,8 @@ class SourceOut(BaseModel):
     n: int | None = Field(None, description="The [n] number the answer uses for this source, if cited.")
     title: str
     url: str
-    text: str
+    text: str | None = Field(None, description="The text read, for the sources the claims cite (so the answer can be "
+                             "checked without the store); null for the others.")
     backend: str
     read_kind: str
     doc_id: str | None = None
@@ -149,6 +153,10 @@ class ClaimOut(BaseModel):
     verification: str
     support: list[dict]
     role: str = "claim"
+
+
+# What an answer built in degraded mode says of itself: the report shows it and the synthesis prompt passes it on.
+DEGRADED_NOTE = "Search capabilities were limited, so this answer rests on partial information."
 
 
 class ResearchResult(BaseModel):

@@ -17,6 +17,19 @@ GateDecision = Literal["accepted", "saturated", "failed", "circuit_open"]
 GapKind = Literal["modality", "unverified-claim", "unread-source", "missing-counterarg", "unresolved-contradiction"]
 Verification = Literal["verified_primary", "verified_multi", "unverified_single", "contradicted"]
 
+FAILED_OUTCOMES: frozenset[str] = frozenset({"failed_retryable", "failed_final"})
+
+
+def search_failed(outcome: str) -> bool:
+    """Whether a search failed (the backend did not answer); "empty" is an answer: nothing found, not a failure."""
+    return outcome in FAILED_OUTCOMES
+
+
+def source_number(source_id: str) -> int:
+    """The n of a source id "S<n>" (0 for any other id): sources sort by it in the order they were read."""
+    digits = source_id[1:]
+    return int(digits) if digits.isdigit() else 0
+
 
 class QueryPlan(TypedDict):
     """One query to send, with why it exists."""
@@ -29,16 +42,21 @@ class QueryPlan(TypedDict):
 
 
 class Hit(TypedDict):
-    """One search result as the backend returned it, plus its canonical identity."""
+    """One search result as the backend returned it, plus its canonical identity.
+
+    In the state a hit holds ``body_hash`` (its text is in the store, see ``satiate.tools.source_texts``), never
+    ``body``; the copies nodes hand to engines have ``body`` again.
+    """
 
     title: str
     url: str
-    body: str
     key: str
     backend: str
     rank: int
     doc_id: NotRequired[str | None]
     source_type: NotRequired[str]
+    body_hash: NotRequired[str]
+    body: NotRequired[str]
 
 
 class SearchRecord(TypedDict):
@@ -62,13 +80,20 @@ class SearchRecord(TypedDict):
 
 
 class SourceRecord(TypedDict):
-    """A source the run holds read text of; the grounding gate checks claims against ``text``."""
+    """A source the run holds read text of; the grounding gate checks claims against ``text``.
+
+    In the state a source is a reference: ``text_hash`` names its text in the store and ``snippet`` shows its start;
+    ``text`` is only in the copies nodes hand to engines, the gate and the report (``nodes.common.view_of``).
+    """
 
     id: str
     key: str
     url: str
     title: str
-    text: str
+    text_hash: NotRequired[str]
+    snippet: NotRequired[str]
+    text: NotRequired[str]
+    suspicious: NotRequired[str]  # why its text reads like instructions to the reader or a model (report.suspicion)
     backend: str
     read_kind: Literal["passage", "page", "snippet"]
     query: str

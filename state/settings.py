@@ -88,34 +88,37 @@ class Settings(BaseModel):
 
     # --- seed 000: dual search and the quality floor ------------------------------------------------------------------
     searches_per_task: int = Field(
-        2, ge=1, le=50, description="SEARCHES_PER_TASK: minimum search rounds before the novelty gate may stop the loop."
+        2, ge=1, le=50, description="Search rounds always run before the novelty gate may stop the loop."
     )
     search_quality_floor: int = Field(
         1800,
         ge=0,
         le=1_000_000,
-        description="SEARCH_QUALITY_FLOOR: a round's first query returning fewer characters than this triggers a "
-        "simplified fallback query.",
+        description="A round's first query returning fewer characters than this triggers a simplified fallback "
+        "query.",
     )
-    cache_ttl_s: float = Field(86400.0, ge=0, description="Search cache time-to-live in seconds (seed 000: 24 h).")
+    cache_ttl_s: float = Field(
+        86400.0, ge=0,
+        description="How long search results and fetched pages are kept and reused, in seconds (24 h); 0: not at all.",
+    )
 
     # --- seed 001: saturation gating ----------------------------------------------------------------------------------
     max_search_rounds: int = Field(
-        5, ge=1, le=100, description="MAX_SEARCH_ROUNDS: hard cap on search rounds in one gathering loop."
+        5, ge=1, le=100, description="Search rounds in one gathering loop at most (a hard cap)."
     )
     novelty_threshold: int = Field(
-        3, ge=0, le=10, description="NOVELTY_THRESHOLD (0-10): a round scoring below this is saturated."
+        3, ge=0, le=10, description="A round whose novelty score (0-10) is below this is saturated."
     )
     novelty_epsilon: float = Field(
-        0.15, ge=0.0, le=1.0, description="NOVELTY_EPSILON: chance that a saturated round is accepted anyway."
+        0.15, ge=0.0, le=1.0, description="Chance that a saturated round is accepted anyway (a seeded draw)."
     )
     novelty_mode: Literal["heuristic", "model"] = Field(
-        "heuristic", description="Novelty scoring: seed 001's word-overlap heuristic, or a model call."
+        "heuristic", description="Novelty scoring: a heuristic (no model; see novelty_measure), or a model call."
     )
     novelty_reference: Literal["knowledge_state", "sources"] = Field(
         "knowledge_state",
-        description="What the heuristic novelty compares new results with: seed 001's rolling knowledge state "
-        "(capped at knowledge_max_chars), or the full text of every source read so far (stricter: saturates sooner).",
+        description="What the heuristic novelty compares new results with: the rolling knowledge state (a summary "
+        "capped at knowledge_max_chars), or the full text of every source read so far (stricter: saturates sooner).",
     )
     novelty_focus: bool = Field(
         False,
@@ -124,7 +127,7 @@ class Settings(BaseModel):
     )
     novelty_measure: Literal["words", "evidence"] = Field(
         "evidence",
-        description="How the deterministic engine scores a round's novelty: 'words', seed 001's share of words the "
+        description="How the deterministic engine scores a round's novelty: 'words', the share of words the "
         "reference does not contain; 'evidence', the share of the round's new passages with a sentence among the "
         "best few for the question (ranked with everything read), so a round of new but unrelated passages reads "
         "as saturated.",
@@ -136,18 +139,24 @@ class Settings(BaseModel):
         "'evidence' novelty measure, and a result seen but not read is read when it holds one.",
     )
     knowledge_max_chars: int = Field(
-        1500, ge=200, le=100_000, description="KNOWLEDGE_MAX_CHARS: cap on the rolling knowledge state."
+        1500, ge=200, le=100_000,
+        description="Characters of the rolling knowledge state (the summary of what was found) at most.",
     )
-    url_enrich_count: int = Field(3, ge=0, le=50, description="URL_ENRICH_COUNT: full pages read per round at most.")
+    url_enrich_count: int = Field(3, ge=0, le=50, description="Full pages read per round at most.")
     enrich_max_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than this."
     )
     min_source_chars: int = Field(
-        200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (seed 003 §4)."
+        200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (a 404 page, a "
+        "paywall, a page that is only script)."
     )
 
-    # --- seed 002: tiers, budgets, error tiers ------------------------------------------------------------------------
-    tier: Tier = Field("standard", description="Complexity tier (seed 002 §8): simple, standard or deep.")
+    # --- seed 002: the complexity tier, budgets, error levels ---------------------------------------------------------
+    tier: Tier = Field(
+        "standard",
+        description="Complexity tier: simple, standard or deep; sets the defaults of max_cycles, "
+        "max_queries_per_round and max_results_per_query. Unless you choose it, a model planner may pick it.",
+    )
     max_cycles: int | None = Field(
         None, ge=1, le=100, description="Synthesize/critic cycles at most; default from the tier (2/5/10)."
     )
@@ -160,25 +169,33 @@ class Settings(BaseModel):
     max_execution_time_s: float = Field(
         120.0, gt=0, description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume)."
     )
-    token_budget: int = Field(250_000, ge=0, le=1_000_000_000, description="Model tokens a run may spend (seed 003's budget).")
-    retry_attempts: int = Field(3, ge=1, le=10, description="Attempts per search on a retryable failure (tier 1).")
+    token_budget: int = Field(
+        250_000, ge=0, le=1_000_000_000,
+        description="Model tokens a run may spend (0: no limit); with less than a quarter left, prompts are built "
+        "at half size.",
+    )
+    retry_attempts: int = Field(
+        3, ge=1, le=10, description="Attempts per search on a retryable failure (error level 1: retry)."
+    )
     circuit_consecutive_failures: int = Field(
-        3, ge=1, le=1000, description="Consecutive failed searches that open the circuit breaker (tier 3)."
+        3, ge=1, le=1000,
+        description="Consecutive failed searches that open a backend's circuit breaker (error level 3).",
     )
     circuit_failure_ratio: float = Field(
-        0.5, gt=0.0, le=1.0, description="Share of failed searches that opens the circuit breaker (tier 3)."
+        0.5, gt=0.0, le=1.0,
+        description="Share of failed searches that opens a backend's circuit breaker (error level 3).",
     )
     thin_result_count: int = Field(3, ge=0, le=100, description="A query with fewer results than this is reformulated.")
     query_ceilings: dict[str, int] = Field(
         default_factory=lambda: {"corpus": 40, "builtin": 40, "web": 20},
-        description="Seed 004: queries one backend may answer per cycle at most (a rich source gets more).",
+        description="Queries one backend may answer per cycle at most (a rich source gets more).",
     )
     duplicate_rounds_stop: int = Field(
         2, ge=1, le=20, description="A backend whose answers brought no new source this many rounds in a row rests "
-        "for the rest of the cycle (seed 004's per-source saturation).",
+        "for the rest of the cycle.",
     )
 
-    # --- the search layer: web search, the store, page reading (issue 3) -----------------------------------------------
+    # --- web search, the search cache and page store, page fetching ---------------------------------------------------
     web_engine: str = Field(
         "auto",
         description="ddgs backend for web search: 'auto' (a metasearch over several engines), 'duckduckgo' (DDG "
@@ -193,8 +210,9 @@ class Settings(BaseModel):
     )
     store_url: str | None = Field(
         None,
-        description="SQLAlchemy URL of the search cache and page store (e.g. postgresql+psycopg://host/db to share it "
-        "between workers); default: the SQLite file store.sqlite in data_dir.",
+        description="SQLAlchemy URL of the search cache, the page store and the texts of the sources runs read (e.g. "
+        "postgresql+psycopg://host/db to share it between workers); default: the SQLite file store.sqlite in "
+        "data_dir.",
     )
     fetch_timeout_s: float = Field(
         10.0, gt=0, le=300, description="Time allowed to fetch one page (connect, each read, and the whole body)."
@@ -218,7 +236,7 @@ class Settings(BaseModel):
         20_000, ge=200, le=10_000_000, description="Characters of a read page's main text kept as the source text."
     )
 
-    # --- the model layer (issue 4) -------------------------------------------------------------------------------------
+    # --- the model: which one does what, call sizes and time-outs, failures; metrics ----------------------------------
     llm_planner: str | None = Field(
         None, description="Model for planning and reflection ('none', 'ollama:MODEL', 'provider:model'); unset: llm."
     )
@@ -255,7 +273,7 @@ class Settings(BaseModel):
         1024, ge=16, le=32_768, description="Most tokens a model may generate in one call (structured answers)."
     )
     novelty_num_predict: int = Field(
-        3, ge=1, le=64, description="Tokens the model-based novelty score may use (seed 001: 1-3, temperature 0)."
+        3, ge=1, le=64, description="Tokens the model may write for a novelty score (a number 0-10 needs 1-3)."
     )
     model_timeout_s: float = Field(
         120.0, gt=0, le=3600, description="Client time-out of one model call in seconds (the Ollama client has none)."
@@ -338,7 +356,11 @@ class Settings(BaseModel):
     )
 
     # --- run identity -------------------------------------------------------------------------------------------------
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the ε draws; chosen at random and stored when not given.")
+    seed: int | None = Field(
+        None, ge=0, le=2**63 - 1,
+        description="Seed of the random draws (novelty_epsilon); chosen at random and stored when not given, so a "
+        "run can be replayed.",
+    )
     max_question_chars: int = Field(4000, ge=10, le=1_000_000, description="Longest question accepted.")
 
     @field_validator("backends", "angles", "corpus_angles", mode="before")
@@ -443,8 +465,9 @@ class Settings(BaseModel):
         return list(dict.fromkeys(chain))
 
 
-def setting_names() -> list[str]:
-    return list(Settings.model_fields)
+def setting_default(name: str) -> Any:
+    """A setting's default, for a component that takes the same number on its own (so the number lives only here)."""
+    return Settings.model_fields[name].get_default(call_default_factory=True)
 
 
 def environment_overrides(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -480,3 +503,17 @@ def resolve_settings(
         raw = merged.get(str(first["loc"][0])) if first["loc"] else None
         shown = f" (got {raw!r})" if raw is not None else ""
         raise SettingsError(f"invalid setting {field}{shown}: {first['msg']}") from None
+
+
+def tier_chosen(*layers: Mapping[str, Any] | None, environ: Mapping[str, str] | None = None) -> bool:
+    """Did the user set the tier (per run, in Studio, or as SATIATE_TIER)? An explicit tier beats the planner's."""
+    return any(layer and layer.get("tier") is not None for layer in layers) or "tier" in environment_overrides(environ)
+
+
+def with_planned_tier(settings: Settings, planned: Tier | None, *layers: Mapping[str, Any] | None,
+                      environ: Mapping[str, str] | None = None) -> Settings:
+    """Seed 002 §8: the planner's classification of the question sets the budgets, unless the user chose a tier in
+    one of the per-run ``layers`` or the environment."""
+    if planned and planned != settings.tier and not tier_chosen(*layers, environ=environ):
+        return settings.model_copy(update={"tier": planned})
+    return settings

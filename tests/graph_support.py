@@ -24,7 +24,6 @@ class CountingBackend:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.query_ceiling = inner.query_ceiling
         self.calls: Counter[str] = Counter()
         self.crash_on = crash_on
         self.crash = crash

@@ -133,7 +133,6 @@ class CountingBackend:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.query_ceiling = inner.query_ceiling
         self.log_file = log_file
         self.queries: list[str] = []
         self._lock = threading.Lock()

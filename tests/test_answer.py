@@ -16,7 +16,7 @@ from satiate.engine.answer import (
     name_spans,
     with_subject,
 )
-from satiate.engine.text import stem, stems
+from satiate.tools.text import stem, stems
 from satiate.nodes.synthesize import gated_short_answer
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 

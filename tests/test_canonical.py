@@ -147,7 +147,7 @@ def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_
     study = "Four-day week trial: output held steady across 61 firms while sick days fell by two thirds. " * 4
 
     class StudyRoutes:
-        name, description, query_ceiling = "web", "three routes to one study", 40
+        name, description = "web", "three routes to one study"
 
         def search(self, query, max_results):
             return [

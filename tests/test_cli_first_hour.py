@@ -337,7 +337,7 @@ def test_list_shows_whole_ids_start_times_statuses_and_questions_newest_first(ca
     code, out, err = run_cli(capsys, "list")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["thread", "started", "status", "question"]
+    assert lines[0].split() == ["thread", "started", "status", "size", "question"]
     assert [line.split()[0] for line in lines[1:]] == ["cut-list", "died", long_id]  # newest first, whole IDs
     assert "finished" in lines[3] and QUESTION in lines[3] and "failed" in lines[2]
     assert "interrupted" in lines[1]

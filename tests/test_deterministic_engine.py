@@ -5,7 +5,8 @@ from __future__ import annotations
 from research_corpus import PASSAGES, QUESTION
 from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
 from satiate.engine.deterministic import angle_queries, has_conflict, same_subject
-from satiate.engine.text import claimable, entities, stem
+from satiate.tools.text import claimable, entities, stem
+from satiate.state.contracts import MAX_QUERY_CHARS
 
 
 def source(source_id: str, title: str, text: str) -> dict:
@@ -61,7 +62,7 @@ def test_angle_queries_put_the_target_first_and_always_hold_a_counter_argument()
     assert any(q.angle == "entity" and q.query == "Lumen" for q in planned)
     assert any(q.angle == "counter_argument" for q in planned)
     long_question = "Why " + "and why " * 200 + "?"
-    assert len(angle_queries(long_question, [])[0].query) <= 300
+    assert len(angle_queries(long_question, [])[0].query) <= MAX_QUERY_CHARS
 
 
 def test_novelty_against_everything_read_is_stricter_than_against_the_knowledge_state():

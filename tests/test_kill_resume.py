@@ -27,7 +27,7 @@ mode, corpus, data_dir, log = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(
 class SlowLoggedBackend:
     """The real corpus backend, slowed down, writing 'start'/'end' lines per query to a shared log."""
     def __init__(self, inner):
-        self.inner, self.name, self.description, self.query_ceiling = inner, inner.name, inner.description, 40
+        self.inner, self.name, self.description = inner, inner.name, inner.description
     def search(self, query, max_results):
         with log.open("a") as handle:
             handle.write(json.dumps(["start", query, time.time()]) + "\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from graph_support import build, corpus_deps, run_settings
 from satiate.engine.base import ResearchView
 from satiate.engine.deterministic import DeterministicEngine
-from satiate.engine.text import entities
+from satiate.tools.text import entities
 from satiate.state.contracts import MAX_QUERY_CHARS, PlanQueryModel, clamp_query
 from satiate.state.settings import Settings
 

@@ -8,7 +8,7 @@ import re
 from satiate.engine.base import ResearchView
 from satiate.engine.model import EVIDENCE_RANKED, ModelEngine
 from satiate.engine.prompt_material import source_digest, water_fill
-from satiate.state.records import SourceRecord
+from satiate.state.records import SourceRecord, source_number
 from satiate.state.settings import Settings
 from satiate.tools.llm.tokens import estimate_tokens, message_text
 from satiate.tools.llm.pace import CallTiming, PaceMeter
@@ -43,7 +43,7 @@ def test_digest_stays_within_budget_keeps_the_relevant_source_and_counts_what_it
     assert "S30" in digest.shown_ids  # the one source that speaks to the question got room
     assert "Python generators save memory by producing values lazily." in digest.text
     assert digest.truncations > 0
-    assert digest.shown_ids == sorted(digest.shown_ids, key=lambda i: int(i[1:]))
+    assert digest.shown_ids == sorted(digest.shown_ids, key=source_number)
 
 
 def test_a_small_digest_needs_no_cut() -> None:

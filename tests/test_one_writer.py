@@ -42,7 +42,7 @@ class GatedBackend:
     running when a second call on its thread starts."""
 
     def __init__(self, inner, gate: threading.Event) -> None:
-        self.inner, self.name, self.description, self.query_ceiling = inner, inner.name, inner.description, 40
+        self.inner, self.name, self.description = inner, inner.name, inner.description
         self.gate = gate
 
     def search(self, query: str, max_results: int):

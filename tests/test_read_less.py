@@ -17,7 +17,7 @@ from satiate.engine.deterministic import (
     search_angles,
     seen_worth_reading,
 )
-from satiate.engine.text import stems
+from satiate.tools.text import stems
 from satiate.graph.routing import dispatch_searches
 from satiate.nodes.gather import read_limit, split_for_reading
 from satiate.state.settings import Settings

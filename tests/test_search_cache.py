@@ -19,7 +19,6 @@ class CountingBackend:
     """A real backend object that answers from a dict and counts its calls; raises on demand."""
 
     description = "test backend"
-    query_ceiling = 10
 
     def __init__(self, name: str = "web", fail_with: SearchFailure | None = None, cache_scope: str | None = None):
         self.name = name

@@ -117,7 +117,7 @@ def test_an_answer_from_a_web_that_answered_is_not_marked(isolated_data_dir):
     from satiate.tools.search.base import RawHit
 
     class Web:
-        name, description, query_ceiling = "web", "test web", 10
+        name, description = "web", "test web"
 
         def search(self, query, max_results):
             return [RawHit(title=f"{query} {n}", url=f"https://example.org/{abs(hash(query))}/{n}",

@@ -44,7 +44,7 @@ from urllib.parse import urljoin, urlsplit
 import httpcore
 import httpx
 
-from satiate.state.settings import Settings
+from satiate.state.settings import Settings, setting_default
 from satiate.tools.html_text import drop_hidden, html_to_text
 
 try:  # optional: zstd is accepted only when it can be decoded in bounded steps
@@ -539,11 +539,13 @@ class FetchedPage:
 
 @dataclass(frozen=True)
 class FetchLimits:
-    timeout_s: float = 10.0
-    max_bytes: int = 2_000_000
-    max_redirects: int = 5
-    min_chars: int = 200
-    max_chars: int = 20_000
+    """What one page fetch may take and keep; the defaults are the settings' defaults (``from_settings`` for a run)."""
+
+    timeout_s: float = setting_default("fetch_timeout_s")
+    max_bytes: int = setting_default("fetch_max_bytes")
+    max_redirects: int = setting_default("fetch_max_redirects")
+    min_chars: int = setting_default("min_source_chars")
+    max_chars: int = setting_default("page_max_chars")
 
     @classmethod
     def from_settings(cls, settings: Settings) -> FetchLimits:

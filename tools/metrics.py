@@ -12,6 +12,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from satiate.state.records import search_failed
 from satiate.state.settings import Settings
 
 DURATION_BUCKETS = (1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
@@ -33,7 +34,7 @@ def run_metrics(state: Mapping[str, Any]) -> dict[str, float]:
         "iterations_per_request": float(len(state.get("novelty_scores", []) or [])),
         "cycles_per_request": float(len(state.get("rounds", []) or [])),
         "searches_total": float(len(searches)),
-        "search_failures_total": float(sum(1 for r in searches if str(r.get("outcome", "")).startswith("failed"))),
+        "search_failures_total": float(sum(1 for r in searches if search_failed(str(r.get("outcome", ""))))),
         "model_calls_total": float(counters.get("model_calls", 0)),
         "model_retries_total": float(counters.get("model_retries", 0)),
         "model_repairs_total": float(counters.get("model_repairs", 0)),

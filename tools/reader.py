@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from satiate.engine.novelty import snippet_overlap
+from satiate.tools.text import snippet_overlap
 from satiate.state.records import Hit
 from satiate.state.settings import Settings
 from satiate.tools.fetch import FetchedPage, PageFetcher

@@ -1,4 +1,5 @@
-"""The store: a search cache and a page store in one SQLAlchemy database, shareable by many workers.
+"""The store: a search cache, a page store and the source texts runs read, in one SQLAlchemy database, shareable
+by many workers.
 
 A SQLite file in the data directory by default, any SQLAlchemy URL (PostgreSQL) by setting. Times are epoch seconds
 as floats (SQLAlchemy's timezone-aware DateTime loses its zone on SQLite). Freshness is decided by the caller's clock
@@ -7,19 +8,29 @@ and TTL, never by the database, so tests inject time instead of sleeping.
 SQLite is opened in WAL mode with a busy time-out, and every write is one short upsert transaction retried on
 "database is locked", so two processes writing the same file neither corrupt it nor lose a write.
 
-The store is derived data (it saves repeated work, never holds a result), so a damaged SQLite store file is moved
-aside and started afresh. ``StorageError`` and ``storage_fault`` name a file satiate cannot use (damaged,
-read-only, on a full disk) and the fix, for every SQLite file satiate keeps: this store, the checkpoints, the corpus
-indexes.
+The source texts are kept once each, by the SHA-256 of the text (``source_texts``), with one row per run that
+refers to it (``text_owners``, the owner being the run's thread ID): the graph state holds only the hashes, so a
+checkpoint grows with references, not with text. A text is deleted when its last owner is released (``satiate
+delete``/``prune``); the search cache and page store are not texts and are never touched by that.
+
+The cache and pages are derived data (they save repeated work, never hold a result), so a damaged SQLite store file
+is moved aside and started afresh; the texts of unfinished runs go with it, and such a run says so when it resumes
+(``satiate.tools.source_texts.TextsMissing``). ``StorageError`` and ``storage_fault`` name a file satiate cannot use
+(damaged, read-only, on a full disk) and the fix, for every SQLite file satiate keeps: this store, the checkpoints,
+the corpus indexes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
 import logging
 import os
 import sqlite3
 import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,12 +48,15 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     select,
+    update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from satiate.state.settings import Settings, SettingsError
@@ -52,6 +66,9 @@ logger = logging.getLogger(__name__)
 STORE_FILE = "store.sqlite"
 BUSY_TIMEOUT_S = 30.0
 WRITE_ATTEMPTS = 6
+TEXT_CACHE_CHARS = 32_000_000  # texts never change under their hash, so a process may keep the recent ones
+OWNED_CACHE_ENTRIES = 65_536  # (run, text) pairs known stored: a run keeping a text again costs no write
+SQL_IN_CHUNK = 500  # hashes per "IN (...)": under every database's limit on bound parameters
 
 metadata = MetaData()
 
@@ -78,6 +95,24 @@ page_store = Table(
     Column("title", Text, nullable=False),
     Column("text", Text, nullable=False),
     Column("fetched_at", Float, nullable=False, index=True),
+)
+
+# Not in TABLES: `satiate cache clear/prune` must never delete what a stored run refers to.
+source_texts = Table(
+    "source_texts",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("bytes", Integer, nullable=False),
+    Column("used_at", Float, nullable=False),  # touched by every run that keeps it: a release never races a keep
+)
+
+text_owners = Table(
+    "text_owners",
+    metadata,
+    Column("owner", String, primary_key=True),  # the run's thread ID; "" for a run without one
+    Column("hash", String(64), primary_key=True, index=True),
+    Column("created_at", Float, nullable=False, index=True),
 )
 
 TABLES: dict[str, Table] = {"search": search_cache, "pages": page_store}
@@ -210,6 +245,12 @@ class Store:
         except ArgumentError as exc:
             raise SettingsError(f"invalid store_url {url!r}: {exc}") from None
         self.url = url
+        self.label = parsed.render_as_string(hide_password=True)
+        self._texts: OrderedDict[str, str] = OrderedDict()  # hash -> text, the most recently used last
+        self._text_chars = 0
+        self._owned: OrderedDict[tuple[str, str], None] = OrderedDict()  # (owner, hash) this process stored lately
+        self._texts_lock = threading.Lock()
+        self._one_at_a_time: Any = contextlib.nullcontext()  # an in-memory database: a lock (one shared connection)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.path: Path | None = None
         options: dict[str, Any] = {}
@@ -221,6 +262,9 @@ class Store:
                 except OSError as exc:
                     raise storage_fault(self.path, exc, damaged="") from None
             options["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
+            if self.path is None:  # in memory: one connection for every thread, or each would see its own database
+                options.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
+                self._one_at_a_time = threading.RLock()
         try:
             self.engine: Engine = create_engine(url, **options)
         except (ArgumentError, NoSuchModuleError, ImportError) as exc:
@@ -238,8 +282,9 @@ class Store:
             self._recreate_if_damaged(exc)
 
     def _recreate_if_damaged(self, error: SQLAlchemyError) -> None:
-        """A damaged SQLite store holds only cached searches and pages: start it afresh. Any other fault (a full
-        disk, a read-only folder) is a StorageError naming the file."""
+        """A damaged SQLite store cannot be read anyway: start it afresh (the cached searches and pages come back by
+        themselves; an unfinished run whose texts it held says so when resumed). Any other fault (a full disk, a
+        read-only folder) is a StorageError naming the file."""
         assert self.path is not None
         if fault_kind(error) != "damaged":
             raise storage_fault(self.path, error, damaged="") from None
@@ -249,7 +294,13 @@ class Store:
         try:
             self._write(lambda connection: metadata.create_all(connection))
         except SQLAlchemyError as exc:
-            raise storage_fault(self.path, exc, damaged=f"delete it (it is only a cache): rm {self.path}") from None
+            raise storage_fault(self.path, exc, damaged=f"delete it (a cache, and the texts of runs, which must then "
+                                f"be run again): rm {self.path}") from None
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Any]:
+        with self._one_at_a_time, self.engine.connect() as connection:
+            yield connection
 
     # --- writing -------------------------------------------------------------------------------------------------------
     def _write(self, action) -> Any:
@@ -265,7 +316,7 @@ class Store:
         )
         for attempt in retrying:
             with attempt:
-                with self.engine.begin() as connection:
+                with self._one_at_a_time, self.engine.begin() as connection:
                     return action(connection)
         return None  # pragma: no cover - Retrying either returns or raises
 
@@ -291,7 +342,7 @@ class Store:
     # --- the search cache ----------------------------------------------------------------------------------------------
     def cached_search(self, key: str, *, now: float, ttl_s: float) -> list[dict[str, Any]] | None:
         """The stored hits of a search still fresh at ``now``, else None."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             row = connection.execute(
                 select(search_cache.c.hits, search_cache.c.created_at).where(search_cache.c.key == key)
             ).first()
@@ -307,7 +358,7 @@ class Store:
     # --- the page store ------------------------------------------------------------------------------------------------
     def page(self, key: str, *, now: float, ttl_s: float) -> StoredPage | None:
         """The stored page under this canonical key if fetched within the TTL, else None."""
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             row = connection.execute(select(page_store).where(page_store.c.key == key)).first()
         if row is None or now - row.fetched_at >= ttl_s:
             return None
@@ -316,10 +367,142 @@ class Store:
     def put_page(self, page: StoredPage) -> None:
         self._upsert(page_store, dict(page.__dict__))
 
+    # --- source texts --------------------------------------------------------------------------------------------------
+    def keep_texts(self, owner: str, texts: Mapping[str, str], *, now: float) -> None:
+        """Store each text under its hash (once, whoever stores it first) and record that ``owner`` uses it, in one
+        transaction, so no run ever holds a reference whose text was not saved."""
+        with self._texts_lock:  # a run without a thread ID keeps again (its keep dates the texts for `prune`)
+            new = {h: t for h, t in sorted(texts.items()) if not owner or (owner, h) not in self._owned}
+        if not new:
+            return
+        rows = [dict(hash=h, text=t, bytes=len(t.encode("utf-8")), used_at=now) for h, t in new.items()]
+        owned = [dict(owner=owner, hash=h, created_at=now) for h in new]
+        self._write(lambda connection: self._insert_texts(connection, rows, owned))
+        with self._texts_lock:
+            self._owned.update(((owner, h), None) for h in new if owner)
+            while len(self._owned) > OWNED_CACHE_ENTRIES:
+                self._owned.popitem(last=False)
+            for text_hash, text in new.items():
+                self._remember(text_hash, text)
+
+    @functools.cached_property
+    def _keep_statements(self) -> tuple[Any, Any] | None:
+        """The two upserts that keep texts, built once (a keep is on every search's path), or None for a database
+        without ON CONFLICT."""
+        dialect = self.engine.dialect.name
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert as dialect_insert
+        elif dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        else:
+            return None
+        keep = dialect_insert(source_texts)
+        # touching used_at takes the row's lock: a concurrent release then sees the text in use (see release_texts)
+        owned = dialect_insert(text_owners)
+        return (keep.on_conflict_do_update(index_elements=["hash"], set_={"used_at": keep.excluded.used_at}),
+                owned.on_conflict_do_update(index_elements=["owner", "hash"],
+                                            set_={"created_at": owned.excluded.created_at}))
+
+    def _insert_texts(self, connection: Any, rows: list[dict[str, Any]], owned: list[dict[str, Any]]) -> None:
+        statements = self._keep_statements
+        if statements is not None:
+            connection.execute(statements[0], rows)
+            connection.execute(statements[1], owned)
+            return
+        for row in rows:  # any other database: row by row
+            touched = connection.execute(update(source_texts).where(source_texts.c.hash == row["hash"])
+                                         .values(used_at=row["used_at"])).rowcount
+            if not touched:
+                connection.execute(insert(source_texts).values(**row))
+        for row in owned:
+            mine = (text_owners.c.owner == row["owner"]) & (text_owners.c.hash == row["hash"])
+            if not connection.execute(update(text_owners).where(mine).values(created_at=row["created_at"])).rowcount:
+                connection.execute(insert(text_owners).values(**row))
+
+    def _remember(self, text_hash: str, text: str) -> None:
+        if text_hash not in self._texts:
+            self._text_chars += len(text)
+        self._texts[text_hash] = text
+        self._texts.move_to_end(text_hash)
+        while self._text_chars > TEXT_CACHE_CHARS and len(self._texts) > 1:
+            self._text_chars -= len(self._texts.popitem(last=False)[1])
+
+    def drop_cached_texts(self) -> None:
+        """Forget this process's copies of texts: the next read asks the database."""
+        with self._texts_lock:
+            self._texts.clear()
+            self._text_chars = 0
+
+    def texts(self, hashes: Iterable[str]) -> dict[str, str]:
+        """The stored texts of these hashes; a hash the store does not hold is left out (the caller says so)."""
+        wanted = list(dict.fromkeys(hashes))
+        found: dict[str, str] = {}
+        with self._texts_lock:
+            for text_hash in wanted:
+                if text_hash in self._texts:
+                    self._texts.move_to_end(text_hash)
+                    found[text_hash] = self._texts[text_hash]
+        unread = [h for h in wanted if h not in found]
+        if not unread:
+            return found
+        with self._reading() as connection:
+            for start in range(0, len(unread), SQL_IN_CHUNK):
+                chunk = unread[start:start + SQL_IN_CHUNK]
+                rows = connection.execute(select(source_texts.c.hash, source_texts.c.text)
+                                          .where(source_texts.c.hash.in_(chunk)))
+                found.update((text_hash, text) for text_hash, text in rows)
+        with self._texts_lock:
+            for text_hash in unread:
+                if text_hash in found:
+                    self._remember(text_hash, found[text_hash])
+        return found
+
+    def owned_text_bytes(self, owner: str) -> int:
+        """Bytes of the texts ``owner`` uses (a text shared with other runs counts for each of them)."""
+        with self._reading() as connection:
+            return int(connection.execute(
+                select(func.coalesce(func.sum(source_texts.c.bytes), 0))
+                .select_from(text_owners.join(source_texts, text_owners.c.hash == source_texts.c.hash))
+                .where(text_owners.c.owner == owner)).scalar_one())
+
+    def release_texts(self, owner: str, *, now: float, before: float | None = None) -> int:
+        """Forget that ``owner`` uses its texts (only the uses last recorded before ``before``, when given) and
+        delete every one of them no other owner uses; returns how many texts were deleted.
+
+        A text another run keeps at the same moment is not deleted: keeping it touches ``used_at``, and only texts
+        untouched since ``now`` go."""
+        def release(connection: Any) -> list[str]:
+            mine = text_owners.c.owner == owner
+            if before is not None:
+                mine = mine & (text_owners.c.created_at < before)
+            hashes = list(connection.execute(select(text_owners.c.hash).where(mine)).scalars())
+            connection.execute(delete(text_owners).where(mine))
+            deleted: list[str] = []
+            for start in range(0, len(hashes), SQL_IN_CHUNK):
+                chunk = hashes[start:start + SQL_IN_CHUNK]
+                unused = (source_texts.c.hash.in_(chunk) & (source_texts.c.used_at <= now)
+                          & ~exists().where(text_owners.c.hash == source_texts.c.hash))
+                gone = list(connection.execute(select(source_texts.c.hash).where(unused)).scalars())
+                connection.execute(delete(source_texts).where(unused))
+                deleted += gone
+            return deleted
+
+        deleted = self._write(release)
+        with self._texts_lock:
+            self._owned = OrderedDict((pair, None) for pair in self._owned if pair[0] != owner)
+            for text_hash in deleted:
+                self._text_chars -= len(self._texts.pop(text_hash, ""))
+        return len(deleted)
+
+    def text_owner_ids(self) -> set[str]:
+        """Every owner with a text in the store (the thread IDs of runs, "" for runs without one)."""
+        with self._reading() as connection:
+            return set(connection.execute(select(text_owners.c.owner).distinct()).scalars())
+
     # --- maintenance ---------------------------------------------------------------------------------------------------
     def stats(self, *, now: float, ttl_s: float) -> dict[str, TableStats]:
         found: dict[str, TableStats] = {}
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             for name, table in TABLES.items():
                 stamp = table.c[_TIME_COLUMN[name]]
                 rows, oldest, newest = connection.execute(select(func.count(), func.min(stamp), func.max(stamp))).one()

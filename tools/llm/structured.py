@@ -27,6 +27,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from satiate.tools.llm.errors import CallFailure, classify_failure
+from satiate.tools.llm.factory import TIME_LIMIT
 from satiate.tools.llm.pace import CallTiming, timing_of
 from satiate.tools.llm.tokens import call_tokens, message_text
 
@@ -485,7 +486,6 @@ class Reask:
 
 
 REPEATED = "it repeats an answer already rejected"
-TIME_LIMIT = "time_limit"  # the done_reason of a reply stopped at its per-call time limit
 NO_TIME = "no time was left for another try"
 
 

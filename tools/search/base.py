@@ -11,6 +11,9 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+# The backends that search text on this machine: nothing to fetch, nothing to wait for, no network to fail.
+LOCAL_BACKENDS = frozenset({"corpus", "builtin"})
+
 
 class RawHit(BaseModel):
     """One result as a backend returns it."""
@@ -52,11 +55,10 @@ def failure_reason(message: str, limit: int = 80) -> str:
 
 @runtime_checkable
 class SearchBackend(Protocol):
-    """A place to search. ``description`` is what the planner is told about it (seed 004's source characteristics)."""
+    """A place to search. ``description`` is for people: ``satiate run`` and ``resume`` print it beside the name."""
 
     name: str
     description: str
-    query_ceiling: int
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
         """Results best first; an empty list only when the backend answered and found nothing."""

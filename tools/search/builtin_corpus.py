@@ -416,7 +416,6 @@ class BuiltinCorpusBackend:
     name = "builtin"
     description = ("built-in offline corpus: Python's language reference and standard library docs; installed "
                    "packages' descriptions rank last")
-    query_ceiling = 12
 
     def __init__(self, data_dir: Path) -> None:
         self.index = FtsIndex(builtin_index_path(data_dir))

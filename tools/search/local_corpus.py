@@ -149,8 +149,6 @@ class SkipLedger:
 class LocalCorpusBackend:
     """A folder or JSONL file indexed once into SQLite FTS5 (re-indexed incrementally when files change)."""
 
-    query_ceiling = 12
-
     def __init__(self, corpus: str | Path, data_dir: Path, name: str = "corpus") -> None:
         self.root = Path(corpus).expanduser()
         if not self.root.exists():

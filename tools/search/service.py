@@ -1,7 +1,8 @@
 """Running one query against one backend: retries for transient failures, and a classified outcome.
 
-Outcomes are ok / empty / failed_retryable / failed_final. Tier 1 of seed 002's error handling (exponential backoff
-with jitter, a few attempts) lives here, done by tenacity; each failed attempt is reported so the node can log it.
+Outcomes are ok / empty / failed_retryable / failed_final. Error level 1 of seed 002's error handling (exponential
+backoff with jitter, a few attempts) lives here, done by tenacity; each failed attempt is reported so the node
+can log it.
 
 Seed 000's search cache sits in front of the backends: an answer (ok or empty, never a failure) is stored under a
 hash of the backend's cache scope, the normalised query and the result count, and served again within the TTL with
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING
 
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
-from satiate.state.records import SearchOutcome
-from satiate.state.settings import Settings, SettingsError
+from satiate.state.records import SearchOutcome, search_failed
+from satiate.state.settings import Settings, SettingsError, setting_default
 from satiate.tools.search.base import RawHit, SearchBackend, SearchFailure
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class SearchService:
         self,
         backends: dict[str, SearchBackend],
         *,
-        retry_attempts: int = 3,
+        retry_attempts: int = setting_default("retry_attempts"),
         retry_initial_wait: float = 0.5,
         retry_max_wait: float = 4.0,
         store: Store | None = None,
@@ -91,9 +92,6 @@ class SearchService:
         self.store = store
         self.cache_ttl_s = cache_ttl_s
         self.clock = clock
-
-    def describe(self) -> dict[str, str]:
-        return {name: backend.description for name, backend in self.backends.items()}
 
     def caches(self, backend_name: str) -> bool:
         """Local corpora opt out (``cacheable = False``): they answer in milliseconds from an index that re-syncs
@@ -118,7 +116,7 @@ class SearchService:
             return SearchAttempt(backend_name, "ok" if hits else "empty", hits=hits, attempts=0, cached=True)
         attempt = self._run_live(backend_name, query, max_results)
         attempt.cache_error = cache_error
-        if attempt.outcome in ("ok", "empty"):  # a failure is never cached: the next run must try again
+        if not search_failed(attempt.outcome):  # a failure is never cached: the next run must try again
             try:
                 self.store.put_search(key, backend=cache_scope(backend), query=query, max_results=max_results,  # type: ignore[union-attr]
                                       hits=[hit.model_dump(mode="json") for hit in attempt.hits], now=self.clock())

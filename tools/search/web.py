@@ -122,7 +122,6 @@ class WebBackend:
     """DuckDuckGo (or ddgs's metasearch) as a search backend."""
 
     name = "web"
-    query_ceiling = 10
 
     def __init__(
         self,

@@ -29,6 +29,8 @@ QUESTION_WORDS = frozenset("who what when where which why how whose whom name li
 # Connectors that may sit inside a capitalised name ("Journal of Psychotherapy Integration").
 NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for", "du", "del", "da", "&"})
 
+SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bounds the work a long document costs
+
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
@@ -190,3 +192,10 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
         return False  # mostly symbols, digits or code
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything
     return len(sentence.split()) >= 5 and instruction_like(sentence) is None
+
+
+def snippet_overlap(snippet: str, knowledge_state: str) -> float:
+    """The enrichment gate (design §6): the share of a snippet's words the knowledge state already has."""
+    snippet_words = set(words(snippet))
+    known = set(words(knowledge_state))
+    return len(snippet_words & known) / max(len(snippet_words), 1)
