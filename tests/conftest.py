@@ -69,7 +69,7 @@ def write_jsonl(tmp_path: Path):
 @pytest.fixture
 def corpus(write_jsonl):
     """The fictional two-hop research corpus (``research_corpus.PASSAGES``) as a JSONL file."""
-    from research_corpus import PASSAGES
+    from support.research_corpus import PASSAGES
 
     return write_jsonl(PASSAGES)
 

@@ -1,0 +1,219 @@
+"""The answer comes first: answer types, candidate spans, the bridge that is not the answer, honest abstention."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.graph_support import build, corpus_deps, run_settings
+from support.research_corpus import PASSAGES, QUESTION
+from satiate.engine.answer import (
+    candidate_spans,
+    counted_noun,
+    evidence_lines,
+    expected_answer,
+    find_answer,
+    head_noun,
+    name_spans,
+    with_subject,
+)
+from satiate.tools.text import stem, stems
+from satiate.nodes.synthesize import gated_short_answer
+from satiate.state.contracts import ClaimDraft, SynthesisResponse
+
+
+def sources_of(passages: list[dict]) -> list[dict]:
+    return [{"id": f"S{n}", "key": f"doc:{p['doc_id']}", "title": p["title"], "text": p["text"], "url": "",
+             "angle": "question"} for n, p in enumerate(passages, 1)]
+
+
+def page(title: str, text: str) -> dict:
+    return {"doc_id": title.lower().replace(" ", "-"), "title": title, "text": text}
+
+
+PEOPLE = [
+    {"doc_id": "quill", "title": "Ada Quill",
+     "text": "Ada Quill (born 4 May 1931) is a Welsh painter of harbour scenes. She studied in Cardiff."},
+    {"doc_id": "marsh", "title": "Tom Marsh",
+     "text": "Tom Marsh (born 9 June 1926) is a Welsh sculptor who works in slate. He taught in Bangor."},
+    {"doc_id": "velmora", "title": "Harbor of Velmora",
+     "text": "The Harbor of Velmora is a fishing port on the north coast. Its breakwater is 17 metres high. It was "
+             "rebuilt in 1921 after a storm."},
+]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who founded the company that makes the Lumen kettle?", "person"),
+    ("When was the Harbor of Velmora rebuilt?", "date"),
+    ("In what year was the breakwater rebuilt?", "date"),
+    ("How many litres does the kettle hold?", "number"),
+    ("How high is the breakwater of the Harbor of Velmora?", "number"),
+    ("Where did Ada Quill study?", "place"),
+    ("In which county is Velmora?", "place"),
+    ("Were Ada Quill and Tom Marsh of the same nationality?", "yes_no"),
+    ("Who is older, Ada Quill or Tom Marsh?", "choice"),
+    ("What does the __init__ method do?", "description"),
+    ("What is a generator?", "description"),
+    ("How does the import statement find modules?", "description"),
+    ("What is the name of the fight song of the university in Lawrence?", "name"),
+])
+def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str) -> None:
+    assert expected_answer(question).kind == kind
+
+
+def test_two_option_questions_name_their_options_as_written() -> None:
+    expected = expected_answer("Which band, Letters to Cleo or Screaming Trees, had more members?")
+    assert expected.kind == "choice" and expected.options == ("Letters to Cleo", "Screaming Trees")
+    assert expected.direction == "more"
+    older = expected_answer("Who is older, Ada Quill or Tom Marsh?")
+    assert older.options == ("Ada Quill", "Tom Marsh") and older.direction == "early"
+
+
+def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names() -> None:
+    spans = name_spans("Johnnycake is a community in McDowell County, West Virginia, United States.")
+    assert spans[:1] == ["Johnnycake"] and "McDowell County" in spans and "West Virginia" in spans
+    assert not any("," in span for span in spans)
+    quoted = name_spans('"To Know Him Is to Love Him" is a song written by Phil Spector.')
+    assert quoted == ["To Know Him Is to Love Him", "Phil Spector"]
+    # a capitalised common word that opens the sentence is no name
+    assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
+
+
+def test_candidates_have_the_wanted_kind() -> None:
+    text = "Ada Quill (born 4 May 1931) is a Welsh painter who moved to Cardiff in 1960 with 3 easels."
+    assert candidate_spans(text, expected_answer("When was Ada Quill born?")) == ["4 May 1931", "1960"]
+    # "how many easels" counts easels: the answer is the number; "3 easels" would repeat the question
+    assert candidate_spans(text, expected_answer("How many easels did she take?"), counted="easels") == ["3"]
+    people = candidate_spans(text, expected_answer("Who moved to Cardiff?"))
+    assert "Ada Quill" in people and not any(ch.isdigit() for span in people for ch in span)
+
+
+def test_a_number_that_counts_something_else_is_no_answer_and_a_qualifier_stays() -> None:
+    text = "The hall has a population of 713 inhabitants and 4 police officers; it can hold 900 (650 seated)."
+    question = "How many inhabitants does the hall have?"
+    spans = candidate_spans(text, expected_answer(question), counted=counted_noun(question))
+    assert "713" in spans and "4" not in spans  # 4 counts police officers, not inhabitants
+    seated = "The hall can seat how many people?"
+    qualifiers = frozenset(stems(seated)) - {stem(counted_noun(seated))}
+    assert "650 seated" in candidate_spans(text, expected_answer(seated), qualifiers=qualifiers,
+                                           counted=counted_noun(seated))
+
+
+def test_the_noun_the_question_asks_by_does_not_make_the_answer_part_of_the_question() -> None:
+    passages = [page("Tellmoor Galleria", "Tellmoor Galleria is a mall located in Brackwater County, Ostland.")]
+    found = find_answer("Tellmoor Galleria is located in what county?", sources_of(passages))
+    assert found.short_answer == "Brackwater County"
+    # a relative "which" names no answer noun: "island" is not what "in which Ellis Island ..." asks for
+    assert head_noun("Where did they play in the state in which Ellis Island is located?") == ""
+    assert head_noun("What nationality were Ada Quill and Tom Marsh?") == "nationality"
+
+
+def test_which_role_noun_asks_for_a_person_shown_by_the_name_of_their_page() -> None:
+    assert expected_answer("Which American film director hosted the awards in 2002?").kind == "person"
+    assert expected_answer("What kind of university did she attend?").kind == "name"
+    passages = [page("Oren Vask", "Oren Bartholomew Vask Jr. (born April 22, 1946) is an American film director. "
+                     "Vask hosted the Lumen Awards in 2002.")]
+    found = find_answer("Which American film director hosted the Lumen Awards in 2002?", sources_of(passages))
+    assert found.short_answer == "Oren Vask"  # not "April 22", and the name the page goes by
+
+
+def test_a_nationality_question_is_answered_by_the_adjective_both_pages_share() -> None:
+    passages = [page("Ada Quill", "Ada Quill (born 1931) was a Welsh social anthropologist."),
+                page("Tom Marsh", "Tom Marsh (born 1920) was a Welsh social anthropologist.")]
+    assert find_answer("What nationality were Ada Quill and Tom Marsh?", sources_of(passages)).short_answer == "Welsh"
+
+
+def test_a_two_hop_answer_is_the_name_behind_the_bridge_not_the_bridge() -> None:
+    found = find_answer(QUESTION, sources_of(PASSAGES))
+    assert found.short_answer == "Ada Pell" and found.kind == "person"
+    answer_line, hop_line = found.evidence
+    assert "Ada Pell" in answer_line.text and "founded" in answer_line.text
+    assert "Harbor Works" in hop_line.text and "Lumen" in hop_line.text  # question -> bridge -> answer
+
+
+def test_a_number_answer_keeps_its_unit_and_its_sentence_gets_its_subject_back() -> None:
+    found = find_answer("How high is the breakwater of the Harbor of Velmora?", sources_of(PEOPLE))
+    assert found.short_answer == "17 metres"
+    assert with_subject(found.evidence[0].text, found.evidence[0].source["title"]) == \
+        "Harbor of Velmora's breakwater is 17 metres high."
+    assert with_subject("It was rebuilt in 1921.", "Harbor of Velmora (port)") == \
+        "Harbor of Velmora was rebuilt in 1921."
+    assert with_subject("Harbor of Velmora was rebuilt.", "Harbor of Velmora") == "Harbor of Velmora was rebuilt."
+
+
+def test_comparisons_read_what_each_source_says() -> None:
+    older = find_answer("Who is older, Ada Quill or Tom Marsh?", sources_of(PEOPLE))
+    assert older.short_answer == "Tom Marsh"  # born 1926, before 1931
+    assert {line.source["title"] for line in older.evidence} == {"Ada Quill", "Tom Marsh"}
+    same = find_answer("Were Ada Quill and Tom Marsh of the same nationality?", sources_of(PEOPLE))
+    assert same.short_answer == "yes"
+    different = sources_of(PEOPLE)
+    different[1]["text"] = different[1]["text"].replace("Welsh", "Danish")
+    assert find_answer("Were Ada Quill and Tom Marsh of the same nationality?", different).short_answer == "no"
+
+
+def test_the_finder_abstains_with_a_reason_when_the_sources_do_not_say() -> None:
+    found = find_answer("Who designed the Crumb toaster?", sources_of(PASSAGES))
+    assert found.short_answer is None and "no person" in found.reason
+    missing = find_answer("Who is older, Ada Quill or Rhys Bowen?", sources_of(PEOPLE))
+    assert missing.short_answer is None and "Rhys Bowen" in missing.reason
+    assert find_answer("Who founded it?", []).short_answer is None
+
+
+def test_evidence_for_a_model_is_short_ranked_and_carries_the_hop() -> None:
+    lines = evidence_lines(QUESTION, sources_of(PASSAGES), limit=4)
+    texts = [line.text for line in lines]
+    assert len(texts) == 4
+    founded = next(i for i, text in enumerate(texts) if "founded in 1987" in text)
+    assert any("made by Harbor Works" in text for text in texts[:founded])  # the hop precedes its answer
+
+
+def test_a_short_answer_survives_only_with_a_gated_claim_that_states_it() -> None:
+    synthesis = SynthesisResponse(short_answer="Ada Pell", answer_kind="person",
+                                  claims=[ClaimDraft(claim="Harbor Works was founded by Ada Pell.", role="answer")])
+    stating = {"claim": "Harbor Works was founded by Ada Pell.", "source_ids": ["S2"], "role": "answer"}
+    assert gated_short_answer(synthesis, [stating])["text"] == "Ada Pell"
+    cut = gated_short_answer(synthesis, [])
+    assert cut["text"] is None and "grounding gate" in cut["reason"]
+    elsewhere = {**stating, "claim": "Harbor Works was founded in 1987."}
+    assert gated_short_answer(synthesis, [elsewhere])["text"] is None  # the claim must state the answer
+    # ... or cite the page the answer names: "Ada Pell" for "Ada Margaret Pell founded it." on the page "Ada Pell"
+    fuller = {**stating, "claim": "Ada Margaret Pell founded Harbor Works."}
+    assert gated_short_answer(synthesis, [fuller], {"S2": "Ada Pell"})["text"] == "Ada Pell"
+    assert gated_short_answer(synthesis, [fuller], {"S2": "Harbor Works"})["text"] is None
+    abstained = gated_short_answer(SynthesisResponse(abstain_reason="nothing named"), [stating])
+    assert abstained == {"text": None, "kind": "", "reason": "nothing named"}
+
+
+def test_a_run_leads_with_the_short_answer_and_its_citation(tmp_path, write_jsonl) -> None:
+    corpus = write_jsonl(PASSAGES)
+    deps, _ = corpus_deps(corpus, tmp_path)
+    out = build(deps).invoke({"question": QUESTION, "settings": run_settings(corpus, tmp_path)})
+    result = out["result"]
+    assert result["short_answer"] == "Ada Pell" and result["short_answer_reason"] == ""
+    lead = result["answer"].split("\n\n")[0]
+    assert lead.startswith("**Ada Pell** — ") and "[1]" in lead and "founded" in lead
+    stating = [c for c in result["claims"] if c["role"] == "answer"]
+    assert stating and "Ada Pell" in stating[0]["claim"]
+    assert "How the sources lead there:" in result["answer"]  # the hop through Harbor Works, cited
+
+
+def test_a_run_without_an_answer_says_so_first(tmp_path, write_jsonl) -> None:
+    corpus = write_jsonl(PASSAGES)
+    deps, _ = corpus_deps(corpus, tmp_path)
+    out = build(deps).invoke({"question": "Who designed the Crumb toaster?",
+                              "settings": run_settings(corpus, tmp_path)})
+    result = out["result"]
+    assert result["short_answer"] is None and result["short_answer_reason"]
+    assert result["answer"].startswith("The sources read do not support a direct answer (")
+
+
+def test_an_explanation_question_is_not_told_its_answer_is_unsupported(tmp_path) -> None:
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    sources = [{**s, "backend": "corpus", "read_kind": "passage", "cycle": 1} for s in sources_of(PASSAGES)]
+    view = ResearchView(question="What is a kettle?", settings=Settings(llm="none", data_dir=str(tmp_path)),
+                        sources=sources, knowledge_state="", search_results=[])
+    report = DeterministicEngine().critique(view).value
+    assert report.gaps and not any(g.description.startswith("The answer is not supported") for g in report.gaps)

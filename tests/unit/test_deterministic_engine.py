@@ -1,0 +1,102 @@
+"""The no-model engine's pure parts: breadcrumbs, disputes, claimable sentences, angle queries."""
+
+from __future__ import annotations
+
+from support.research_corpus import PASSAGES, QUESTION
+from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
+from satiate.engine.deterministic import angle_queries, has_conflict, same_subject
+from satiate.tools.text import claimable, entities, stem
+from satiate.state.contracts import MAX_QUERY_CHARS
+
+
+def source(source_id: str, title: str, text: str) -> dict:
+    return {"id": source_id, "key": f"doc:{source_id}", "title": title, "text": text, "url": "", "angle": "question"}
+
+
+def test_the_bridge_entity_ranks_first_and_keeps_the_terms_the_next_hop_needs():
+    lumen = next(p for p in PASSAGES if p["doc_id"] == "lumen")
+    toaster = next(p for p in PASSAGES if p["doc_id"] == "toaster")
+    sources = [source("S1", lumen["title"], lumen["text"]), source("S2", toaster["title"], toaster["text"])]
+    crumbs = rank_breadcrumbs(QUESTION, sources)
+    assert crumbs[0].name == "Harbor Works" and crumbs[0].kind == "organisation"
+    assert "founded" in remaining_terms(QUESTION, crumbs[0], sources)
+    # a page we already hold is not a breadcrumb to follow, but synthesis may still use it as a bridge
+    held = sources + [source("S3", "Harbor Works", "Harbor Works was founded in 1987 by Ada Pell.")]
+    assert "Harbor Works" not in [c.name for c in rank_breadcrumbs(QUESTION, held)]
+    assert "Harbor Works" in [c.name for c in rank_breadcrumbs(QUESTION, held, include_held=True)]
+
+
+def test_disputes_need_the_same_subject():
+    harbor = source("S1", "Harbor Works", "")
+    press = source("S2", "Harbor Works history (press)", "")
+    assert same_subject((harbor, "Harbor Works was founded in 1987 by Ada Pell."),
+                        (press, "A press profile claims Harbor Works was founded in 1991 by Ada Pell."))
+    sinister = source("S3", "Sinister (film)", "")
+    deliver = source("S4", "Deliver Us from Evil", "")
+    assert not same_subject((sinister, "Sinister is a 2012 horror film directed by Scott Derrickson."),
+                            (deliver, "Deliver Us from Evil is a 2014 horror film directed by Scott Derrickson."))
+    # a sentence that refers back takes its page's title as its subject
+    assert not same_subject((source("S5", "Journal A", ""), "The journal was first published in 1963."),
+                            (source("S6", "Journal B", ""), "The journal was first published in 2009."))
+    assert has_conflict("founded in 1987", "founded in 1991") and not has_conflict("in 1987", "in 1987 too")
+    assert has_conflict("The kettle is efficient.", "The kettle is not efficient.")
+
+
+def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
+    assert claimable("Harbor Works was founded in 1987 by the engineer Ada Pell in Bristol.")
+    assert not claimable("|PyPI| |Pythons| |Coverage|")
+    assert not claimable("```python import satiate")
+    assert not claimable("- Fixed host encoding accepting Unicode code points in yarl.")
+    assert not claimable("Short one.")
+
+
+def test_identifiers_and_irregular_verbs():
+    assert entities("Contract GS-35F-0119Y and the slug python-360-is-now-available.").count("GS-35F-0119Y") == 1
+    assert "python-360-is-now-available" not in entities("See python-360-is-now-available for details here.")
+    assert stem("made") == stem("makes") == stem("making")
+
+
+def test_angle_queries_put_the_target_first_and_always_hold_a_counter_argument():
+    planned = angle_queries(QUESTION, ["entity", "counter_argument"])
+    assert planned[0].query == QUESTION and planned[0].angle == "question"
+    assert any(q.angle == "entity" and q.query == "Lumen" for q in planned)
+    assert any(q.angle == "counter_argument" for q in planned)
+    long_question = "Why " + "and why " * 200 + "?"
+    assert len(angle_queries(long_question, [])[0].query) <= MAX_QUERY_CHARS
+
+
+def test_novelty_against_everything_read_is_stricter_than_against_the_knowledge_state():
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    read = [source("S1", "Harbor Works", "Harbor Works was founded in 1987 by the engineer Ada Pell in Bristol.")]
+    hit = {"body": "Harbor Works was founded by the engineer Ada Pell in Bristol in 1987.", "key": "doc:x"}
+    views = {
+        mode: ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_reference=mode,
+                                                                novelty_measure="words"),
+                           sources=read, knowledge_state="The Lumen kettle is made by Harbor Works.",
+                           search_results=[])
+        for mode in ("knowledge_state", "sources")
+    }
+    engine = DeterministicEngine()
+    assert engine.novelty(views["sources"], [hit]).value == 0
+    assert engine.novelty(views["knowledge_state"], [hit]).value >= 5
+
+
+def test_novelty_focus_judges_only_sentences_about_the_question():
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    off_topic = {"body": "The Crumb toaster has six browning levels. It sells in supermarkets.", "key": "doc:t"}
+    on_topic = {"body": "Harbor Works makes the Lumen kettle in a Bristol factory.", "key": "doc:h"}
+
+    def score(focus: bool, hit: dict) -> int:
+        view = ResearchView(question=QUESTION, settings=Settings(data_dir="/tmp/unused", novelty_focus=focus,
+                                                                 novelty_measure="words"),
+                            sources=[], knowledge_state="", search_results=[])
+        return DeterministicEngine().novelty(view, [hit]).value
+
+    assert score(False, off_topic) == 10 and score(True, off_topic) == 0  # new words, but none about the question
+    assert score(True, on_topic) == 10
