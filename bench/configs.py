@@ -30,7 +30,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "question and seed. No graph.", graph=False,
     ),
     Configuration(
-        "dual_search", "seed 000 dual search",
+        "dual_search", "fixed dual search (design §3)",
         "max_queries_per_round=2, max_search_rounds=1, searches_per_task=1, max_cycles=1: one round of the "
         "planner's first two queries (the question, then its first named entity or first angle), the quality-floor "
         "fallback on the first, no novelty gate decision (round 1 is always accepted), critic cannot start a cycle.",

@@ -130,6 +130,8 @@ def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any],
 
 def storage_row(saver: Any, thread_id: str, writes: SpanClock, output: dict[str, Any]) -> dict[str, float]:
     """What one run's checkpoints cost: bytes (a run, a checkpoint, the largest), write time, texts kept."""
+    from satiate.graph.deps import store_for
+    from satiate.state.settings import Settings
     from satiate.tools.source_texts import run_text_bytes
 
     stored = thread_storage(saver, thread_id)
@@ -144,7 +146,7 @@ def storage_row(saver: Any, thread_id: str, writes: SpanClock, output: dict[str,
         "bytes_per_checkpoint": stored.checkpoint_bytes / max(1, stored.checkpoints),
         "largest_per_source": stored.largest_checkpoint / sources,
         "write_ms_per_checkpoint": 1000 * writes.total() / max(1, stored.checkpoints),
-        "text_bytes": run_text_bytes(output["result"]["settings"], thread_id),
+        "text_bytes": run_text_bytes(store_for(Settings.model_validate(output["result"]["settings"])), thread_id),
     }
 
 

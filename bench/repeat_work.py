@@ -36,12 +36,11 @@ DELAYS_S = (0.05, 0.4, 0.15, 0.7, 0.25, 0.1, 0.5)  # uneven, so a round's branch
 def child(spec: dict[str, Any]) -> dict[str, Any]:
     from satiate.graph import RECURSION_LIMIT, build_graph
     from satiate.graph.checkpoint import sqlite_checkpointer
-    from satiate.graph.deps import engine_for
+    from satiate.graph.deps import engine_for, store_for
     from satiate.nodes.common import Dependencies
     from satiate.state.settings import resolve_settings
     from satiate.tools.search.local_corpus import LocalCorpusBackend
     from satiate.tools.search.service import SearchService
-    from satiate.tools.store import store_for
 
     from bench.instruments import CountingBackend
 

@@ -1,4 +1,4 @@
-"""Seed 004's key actors: the entities that recur most across what was read, each with a cited one-line profile."""
+"""Key actors (design §9): the entities that recur most across what was read, each with a cited one-line profile."""
 
 from __future__ import annotations
 

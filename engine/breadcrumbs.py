@@ -1,4 +1,4 @@
-"""Seed 004's breadcrumbs: names and identifiers that appear in what was read but not in the question.
+"""Breadcrumbs (design §8): names and identifiers that appear in what was read but not in the question.
 
 Following them is how a multi-hop question reaches its second hop: the first source names the bridge entity, and a
 query on that entity finds the passage holding the answer.
@@ -45,12 +45,12 @@ NOISE = frozenset(
 @dataclass(frozen=True)
 class Breadcrumb:
     name: str
-    kind: str  # identifier > organisation > person > other (seed 004's priority)
+    kind: str  # identifier > organisation > person > other (design §8)
     score: float
     source_ids: tuple[str, ...]
 
 
-# Seed 004's priority (identifiers > organisations > people > other) as a mild multiplier on relevance.
+# The kind priority (identifiers > organisations > people > other) as a mild multiplier on relevance (design §8).
 DATE_LIKE = re.compile(r"^\d{4}-\d{2}")
 KIND_WEIGHT = {"identifier": 1.3, "organisation": 1.2, "person": 1.1, "other": 1.0}
 ANCHOR_LEAD_BONUS = 2.0  # a name in the first sentence of a page the question names, in units of the rarest term

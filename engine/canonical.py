@@ -1,4 +1,4 @@
-"""Canonical source identity (seed 003 §4): the same study reached by three routes counts once.
+"""Canonical source identity (design §6): the same study reached by three routes counts once.
 
 A DOI is the strongest key; otherwise the URL is normalised: scheme and ``www.`` dropped, host lower-cased, default
 port, fragment and tracking parameters removed, trailing slash dropped, remaining query parameters sorted. Local
@@ -69,7 +69,7 @@ def canonical_key(url: str, doc_id: str | None = None, text: str = "") -> str:
     """The store key of a source: ``doc:<id>`` for local documents, ``doi:<doi>``, else ``url:<host><path>[?q]``.
 
     A page whose URL has no DOI but whose text names exactly one (the press release or blog post about a study)
-    is keyed by that DOI, so the study reached through three routes counts once (seed 003's false consensus).
+    is keyed by that DOI, so the study reached through three routes counts once (no false consensus: design §6).
     """
     if doc_id:
         return f"doc:{doc_id}"

@@ -1,7 +1,7 @@
 """The deterministic engine: every research decision made without a model.
 
 It is the engine of an offline machine and the per-call fallback of the model engine, so it has to be useful on its
-own: angle decomposition for planning, seed 001's novelty heuristic, extractive compression, reflection that
+own: angle decomposition for planning, heuristic novelty scores, extractive compression, reflection that
 follows breadcrumbs and reformulates thin queries, extractive synthesis whose claims are sentences of the sources
 they cite, and a mechanical completeness critic.
 """
@@ -77,7 +77,7 @@ def core_terms(text: str, limit: int = 6) -> list[str]:
 
 
 def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
-    """Seed 003's multi-angle decomposition of one target, the target itself first."""
+    """The multi-angle decomposition of one target (design §2), the target itself first."""
     text = search_form(text)
     core = " ".join(core_terms(text))
     # The things a question names: the two it compares ("Were X and Y ..."), else its names and quoted titles, never
@@ -193,7 +193,7 @@ def seen_worth_reading(view: ResearchView, limit: int) -> list[PlanQueryModel]:
 
 
 def novelty_reference(view: ResearchView) -> str:
-    """What new results are compared with: seed 001's rolling knowledge state, or everything read so far."""
+    """What new results are compared with (design §5): the rolling knowledge state, or everything read so far."""
     if view.settings.novelty_reference == "sources":
         return view.knowledge_state + "\n" + "\n".join(s["text"] for s in view.sources)
     return view.knowledge_state
@@ -289,7 +289,7 @@ class DeterministicEngine:
     def compress(self, view: ResearchView, new_sources: list[SourceRecord]) -> Decision[str]:
         limit = view.settings.knowledge_max_chars
         if not view.knowledge_state:
-            # Seed 001's first-round fast path: the state is built straight from the results.
+            # The first-round fast path (design §6): the state is built straight from the results.
             bodies = " ".join(s["text"] for s in new_sources)[:1200]
             return Decision(bodies[:limit])
         focus = set(content_terms(view.question)) | set(content_terms(view.target))
@@ -341,7 +341,7 @@ class DeterministicEngine:
                                                new_queries=[]))
         candidates: list[PlanQueryModel] = [check] if check else []
         candidates += seen_worth_reading(view, settings.seen_results)
-        # Error level 2: reformulate this cycle's failed or thin queries (seed 002 §6.2, seed 000's simplify).
+        # Error level 2: reformulate this cycle's failed or thin queries, simplified (design §7, §14).
         for record in view.search_results:
             if record["cycle"] != view.cycle:
                 continue
@@ -351,7 +351,7 @@ class DeterministicEngine:
                     PlanQueryModel(query=simplify_query(record["query"]), intent=f"reformulation of '{record['query']}'",
                                    angle=record["angle"])
                 )
-        # Seed 004: follow breadcrumbs, each with the relation the question asks about.
+        # Follow breadcrumbs (design §8), each with the relation the question asks about.
         crumbs = rank_breadcrumbs(search_form(view.question), view.sources, limit=settings.max_breadcrumbs * 3)
         followed = 0
         for crumb in crumbs:
@@ -367,7 +367,7 @@ class DeterministicEngine:
             query = clamp_query(f"{search_form(view.question)} {crumbs[0].name}")
             candidates.append(PlanQueryModel(query=query, intent=f"the question with the bridge {crumbs[0].name}",
                                              angle="question"))
-        # Seed 001's plan_query: target what the knowledge state does not cover yet (when no breadcrumb leads on).
+        # The gap query (design §7): target what the knowledge state does not cover yet (when no breadcrumb leads on).
         if uncovered and not followed:
             anchor = [n for n in unique(entities(search_form(view.question)))][:1]
             candidates.append(
@@ -427,7 +427,7 @@ class DeterministicEngine:
         return drafts
 
     def _keep_counter_argument(self, view: ResearchView, pool, ranked, picked: list[int]) -> None:
-        """Seed 003: steel-man the other side; the best opposing sentence found gets a place among the claims."""
+        """Steel-man the other side (design §9): the best opposing sentence found gets a place among the claims."""
         if any(pool[i][0]["angle"] == "counter_argument" and CONTRAST_CUES & pool[i][2] for i in picked):
             return
         for _, index in ranked:
@@ -441,7 +441,7 @@ class DeterministicEngine:
                 return
 
     def _find_contradictions(self, view: ResearchView, pool, ranked, picked: list[int]) -> list[ContradictionDraft]:
-        """Statements on one topic that disagree are adjudicated, not appended (seed 003 §1).
+        """Statements on one topic that disagree are adjudicated, not appended (design §9).
 
         The side with more independent support among the sources read wins, then a primary source over a secondary
         one, then a plain statement over one that hedges itself. A resolved dispute keeps only the favoured claim

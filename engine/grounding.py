@@ -1,4 +1,4 @@
-"""The grounding gate (seed 003 §6, seed 002 §11): no claim survives that cites text the run does not hold.
+"""The grounding gate (design §10): no claim survives that cites text the run does not hold.
 
 Two checks, both mechanical and run on every synthesis whatever engine wrote it:
 1. every cited id resolves to a stored source with read text (an unknown id is a hallucinated citation);
@@ -75,7 +75,7 @@ def independent(a: SourceRecord, b: SourceRecord) -> bool:
 def verification_tag(
     source_ids: list[str], by_id: Mapping[str, SourceRecord], contradicted: bool
 ) -> Verification:
-    """Seed 004's verification tag for a claim whose citations all passed the support check."""
+    """The verification tag (design §10) of a claim whose citations all passed the support check."""
     if contradicted:
         return "contradicted"
     cited = [by_id[i] for i in source_ids]

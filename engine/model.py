@@ -5,13 +5,13 @@ and the time left, asks for structured output (JSON schema, then the tolerant pa
 applies satiate's own checks to the answer, and re-asks with the problem fed back at most ``model_max_retries``
 times (warmer, simpler, and never to hear the same bytes twice). When no usable answer comes, or the model cannot be
 reached, the deterministic engine answers that one call and the decision carries ``fallbacks=1`` and a typed error
-record (seed 002 §5.4, §14): never a silent retry of the topic, never an unbounded loop.
+record (design §14): never a silent retry of the topic, never an unbounded loop.
 
 The answer (synthesis) is written from numbered sentences the model cites by number (``engine.evidence``); each
 claim is checked against exactly the sentences it cites and against the grounding gate before it is kept. When no
 claim survives, the deterministic synthesis is the answer, so a model never leaves satiate worse off than no model.
 
-Budgets (seed 002 §9). A prompt fits ``num_ctx`` (estimated at 4 characters a token, with a 20 % margin, after
+Budgets (design §13). A prompt fits ``num_ctx`` (estimated at 4 characters a token, with a 20 % margin, after
 reserving room for the answer) and the time the run has left at the model's measured speed (``tools.llm.pace``):
 a model reading 30 tokens a second is not sent 6,700 tokens with a minute to go. A call that cannot fit even its
 smallest useful prompt is not made: the deterministic engine answers, and says why. Prompts that had to leave
@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine, angle_queries, fresh_queries
@@ -78,6 +78,9 @@ from satiate.tools.llm.pace import CallBudget, CallTiming, PaceMeter, call_budge
 from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured, call_text
 from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY, prompt_char_budget
 
+if TYPE_CHECKING:
+    from satiate.tools.metrics import PrometheusExporter
+
 T = TypeVar("T")
 logger = logging.getLogger("satiate.model")
 
@@ -91,12 +94,12 @@ SMALL_PROFILE_ROLES = frozenset({"synthesizer"})  # model_profile='small': the r
 # comparison of the two statements. Measured with a 1.5B model: it wrote a comparison of its own ("X and Y are of the
 # same nationality", once false) instead of restating the statements, and the checks cut all 8 such claims.
 SMALL_PROFILE_DETERMINISTIC_KINDS = frozenset({"yes_no", "choice"})
-NEUTRAL_NOVELTY = 5  # seed 001: the score used when the model's answer holds no integer
-NOVELTY_KNOWLEDGE_CHARS = 800  # seed 001 quotes this much of the knowledge state ...
+NEUTRAL_NOVELTY = 5  # design §5: the score used when the model's answer holds no integer
+NOVELTY_KNOWLEDGE_CHARS = 800  # design §5: this much of the knowledge state ...
 NOVELTY_RESULTS_CHARS = 800  # ... and of the new results in the novelty prompt
-PLAN_QUERY_MAX_TOKENS = 60  # seed 001's plan_query output cap
-PLAN_QUERY_TEMPERATURE = 0.3  # seed 001
-COMPACTION_SHARE = 0.25  # seed 002 §9: compact when less than this share of the token budget is left
+PLAN_QUERY_MAX_TOKENS = 60  # the gap-filling query's output cap (design §7)
+PLAN_QUERY_TEMPERATURE = 0.3  # design §7
+COMPACTION_SHARE = 0.25  # design §13: compact when less than this share of the token budget is left
 REASK_TEMPERATURE = 0.7  # re-asks sample warmer: near-greedy decoding gave byte-identical answers to two re-asks
 # Sentences ranked for the synthesis prompt, per model profile; as many as fit the call's budget are shown. A small
 # model gets fewer: the gold answer's sentence was among the first 12 for 18 of the 19 benchmark questions whose
@@ -228,6 +231,7 @@ class ModelEngine:
         notice: str | None = None,
         pace: PaceMeter | None = None,
         clock: Callable[[], float] = time.monotonic,
+        metrics: PrometheusExporter | None = None,
     ) -> None:
         settings = settings or Settings()
         if isinstance(models, Mapping):
@@ -244,6 +248,7 @@ class ModelEngine:
         self.label = label or f"model:{'+'.join(sorted(str(n) for n in names)) or 'none'}"
         self.notice = notice
         self.pace = pace or PROCESS_PACE
+        self.metrics = metrics  # each call observed in Prometheus, when the run's settings ask for an exporter
         self.clock = clock
         self._lock = threading.Lock()
         self._consecutive_transport_failures = 0
@@ -302,7 +307,7 @@ class ModelEngine:
 
     # --- novelty and compression ----------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
-        """Seed 001's model-based novelty (temperature 0, a few output tokens, neutral 5 when no integer comes back)
+        """Model-based novelty (design §5: temperature 0, a few output tokens, neutral 5 when no integer comes back)
         when ``novelty_mode`` is 'model'; otherwise the heuristic, with no model call."""
         if view.settings.novelty_mode != "model" or not hits:
             return self.fallback.novelty(view, hits)
@@ -328,7 +333,7 @@ class ModelEngine:
                             reserve=self.config.novelty_num_predict, on_invalid=lambda: NEUTRAL_NOVELTY)
 
     def compress(self, view: ResearchView, new_sources: list[SourceRecord]) -> Decision[str]:
-        """Fold new sources into the rolling summary; the first round takes seed 001's fast path (no model call)."""
+        """Fold new sources into the rolling summary; the first round takes the fast path (no model call, design §6)."""
         if not view.knowledge_state or not new_sources:
             return self.fallback.compress(view, new_sources)
         max_chars = view.settings.knowledge_max_chars
@@ -388,7 +393,7 @@ class ModelEngine:
 
     def _refine_reflection(self, view: ResearchView, reflection: ReflectionResponse, limit: int) -> ReflectionResponse:
         """The model's queries first, then the mechanical ones it missed: reformulations of failed or thin searches
-        (seed 002 §6.2) and breadcrumbs (seed 004). Nothing already sent; the per-round cap."""
+        (design §7) and breadcrumbs (design §8). Nothing already sent; the per-round cap."""
         proposed = [q.model_copy(update={"angle": normalize_angle(q.angle), "query": q.query.strip()})
                     for q in reflection.new_queries]
         if not reflection.sufficient:
@@ -399,7 +404,7 @@ class ModelEngine:
 
     def _gap_query(self, model: Any, view: ResearchView, reply: ModelReply[ReflectionResponse], plan: CallPlan
                    ) -> ModelReply[ReflectionResponse]:
-        """Not sufficient, yet nothing new to ask: seed 001's plan_query, one gap-filling query (one call, no retry)."""
+        """Not sufficient, yet nothing new to ask: one gap-filling query (design §7; one call, no retry)."""
         template = load_prompt("plan_query")
         question = quote_data(view.question, "question")
         budget = prompt_char_budget(self.config.num_ctx, self.config.reserved_output(PLAN_QUERY_MAX_TOKENS))
@@ -606,7 +611,7 @@ class ModelEngine:
         return view.settings.max_execution_time_s - (self.clock() - started) - RUN_RESERVE_S
 
     def _compact(self, view: ResearchView) -> bool:
-        """Seed 002 §9: less than 25 % of the run's token budget left -> build prompts at half size."""
+        """Less than 25 % of the run's token budget left -> build prompts at half size (design §13)."""
         budget = view.settings.token_budget
         if not budget:
             return False
@@ -747,7 +752,7 @@ class ModelEngine:
                              errors=[*decision.errors, record], truncations=truncations)
 
     def _error_record(self, task: str, view: ResearchView, failure: CallFailure, outcome: str) -> ErrorRecord:
-        """Seed 002 §5.4's ErrorResponse, stored as the state's ErrorRecord."""
+        """An engine call's ErrorResponse, stored as the state's ErrorRecord (design §14, §18)."""
         response = ErrorResponse(error=ErrorDetail(type=failure.kind, message=f"{task}: {failure.message}; {outcome}",
                                                    retryable=failure.retryable))
         return ErrorRecord(node=TASK_NODES[task], type=response.error.type, message=response.error.message,
@@ -769,6 +774,5 @@ class ModelEngine:
                     extra={"satiate_task": task, "outcome": outcome, "calls": calls, "tokens": tokens,
                            "prompt_tokens": meter.prompt_tokens, "output_tokens": meter.output_tokens,
                            "seconds": seconds})
-        from satiate.tools.metrics import observe_model_call
-
-        observe_model_call(task, outcome, calls, seconds)
+        if self.metrics is not None:
+            self.metrics.observe_model_call(task, outcome, calls, seconds)

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine
@@ -31,9 +31,16 @@ from satiate.tools.llm.factory import (
 )
 from satiate.tools.llm.probe import ProbeResult, choose_auto_model, probe_ollama
 
+if TYPE_CHECKING:
+    from satiate.tools.metrics import PrometheusExporter
+
+FAILED_PROBE_TTL_S = 60.0  # a failed start-up check is repeated after this long (a long-lived server may recover)
+
 
 class DeterministicStandIn(DeterministicEngine):
     """The deterministic engine standing in for a model that does not answer; it says so at the start of each run."""
+
+    rebuild_after_s = FAILED_PROBE_TTL_S  # a process keeping engines builds this one again (and re-probes) after it
 
     def __init__(self, reason: str) -> None:
         self.label = "deterministic (model unavailable)"
@@ -48,10 +55,10 @@ class DeterministicStandIn(DeterministicEngine):
         return ModelDecision(decision.value, fallbacks=1, errors=[record])
 
 
-FAILED_PROBE_TTL_S = 60.0  # a failed start-up check is repeated after this long (a long-lived server may recover)
-_ENGINES: dict[tuple, tuple[float, Any]] = {}
+# Ollama's answers to the start-up check, by (URL, model): not settings-keyed objects, so not in graph/deps's memos;
+# ``forget_probes`` is called by its ``reset``.
 _PROBES: dict[tuple, tuple[float, ProbeResult]] = {}
-_CACHE_LOCK = threading.RLock()
+_PROBES_LOCK = threading.RLock()
 
 
 def role_specs(settings: Settings) -> dict[str, str]:
@@ -59,16 +66,9 @@ def role_specs(settings: Settings) -> dict[str, str]:
     return {role: getattr(settings, f"llm_{role}") or settings.llm for role in ROLES}
 
 
-def engine_key(settings: Settings) -> tuple:
-    return (tuple(sorted(role_specs(settings).items())), ollama_base_url(settings.ollama_base_url),
-            settings.ollama_default_model, settings.num_ctx, settings.temperature, settings.num_predict,
-            settings.novelty_num_predict, settings.model_timeout_s, settings.model_max_retries,
-            settings.allow_engine_fallback, settings.model_circuit_failures, settings.probe_timeout_s)
-
-
 def _probe(key: tuple, check: Callable[[], ProbeResult]) -> ProbeResult:
     """Probe once per process (a failure is re-checked after FAILED_PROBE_TTL_S)."""
-    with _CACHE_LOCK:
+    with _PROBES_LOCK:
         cached = _PROBES.get(key)
         if cached and (cached[1].ok or time.monotonic() - cached[0] < FAILED_PROBE_TTL_S):
             return cached[1]
@@ -123,8 +123,9 @@ def resolve_roles(settings: Settings) -> RoleResolution:
 EXPLICIT_MODEL_FIX = "or run with --llm auto (a model if Ollama has one, else the deterministic engine) or --llm none"
 
 
-def build_model_engine(settings: Settings) -> Any:
-    """The engine for these settings: a ModelEngine, or (llm 'auto' found no model) the deterministic stand-in.
+def build_model_engine(settings: Settings, *, metrics: PrometheusExporter | None = None) -> Any:
+    """The engine for these settings: a ModelEngine, or (llm 'auto' found no model) the deterministic stand-in;
+    ``metrics`` observes each model call. Built once per process and settings by ``satiate.graph.deps``.
 
     Raises ModelUnavailable when a model named explicitly does not answer at the start.
     """
@@ -148,24 +149,11 @@ def build_model_engine(settings: Settings) -> Any:
                         ", ".join(f"{role}={text}" for role, text in texts.items()))
     if settings.num_ctx:
         notices.append(f"num_ctx {settings.num_ctx}")
-    return ModelEngine(models, settings, label=label, notice="; ".join(notices) or None)
+    return ModelEngine(models, settings, label=label, notice="; ".join(notices) or None, metrics=metrics)
 
 
-def model_engine_for(settings: Settings) -> Any:
-    """The (per-process cached) engine for a run's settings; probes Ollama once, not at every node."""
-    key = engine_key(settings)
-    with _CACHE_LOCK:
-        cached = _ENGINES.get(key)
-        stale = cached is not None and isinstance(cached[1], DeterministicStandIn) and (
-            time.monotonic() - cached[0] >= FAILED_PROBE_TTL_S)
-        if cached is None or stale:
-            cached = (time.monotonic(), build_model_engine(settings))
-            _ENGINES[key] = cached
-        return cached[1]
-
-
-def reset_model_caches() -> None:
-    """Forget built engines and probe results (tests; a process that knows the model server changed)."""
-    with _CACHE_LOCK:
-        _ENGINES.clear()
+def forget_probes() -> None:
+    """Forget every start-up check's answer (``satiate.graph.deps.reset``; a process that knows the model server
+    changed)."""
+    with _PROBES_LOCK:
         _PROBES.clear()

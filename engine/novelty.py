@@ -1,4 +1,4 @@
-"""Seed 001's novelty heuristic and the knowledge-state helpers that need no model."""
+"""The word-novelty heuristic (design §5) and the knowledge-state helpers that need no model."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def unseen_hits(hits: Iterable[Hit], known_keys: Mapping[str, object] | set[str]
 
 
 def heuristic_novelty(bodies: Iterable[str], knowledge_state: str) -> int:
-    """Seed 001: the share of words in the new results that the knowledge state does not contain, scaled to 0-10.
+    """Word novelty (design §5): the share of words in the new results that the knowledge state lacks, scaled to 0-10.
 
     ~0 ms, no model, deterministic; vocabulary overlap is a weak proxy for meaning (a paraphrase scores high).
     """

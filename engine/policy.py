@@ -18,7 +18,7 @@ from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
 
 
-# --- the saturation gate (seed 001) -----------------------------------------------------------------------------------
+# --- the saturation gate (design §4) ----------------------------------------------------------------------------------
 def epsilon_draw(seed: int, cycle: int, search_round: int) -> float:
     """The ε-greedy draw for one round: uniform in [0, 1), a pure function of (seed, cycle, round)."""
     return random.Random(f"{seed}:{cycle}:{search_round}").random()
@@ -40,7 +40,7 @@ def saturation_decision(score: int, search_round: int, settings: Settings, draw:
     return False, "saturated"
 
 
-# --- the circuit breaker and fallback chain (seed 002 §10) ------------------------------------------------------------
+# --- the circuit breaker and fallback chain (design §14) --------------------------------------------------------------
 def backend_circuit_open(records: Sequence[SearchRecord], backend: str, settings: Settings) -> bool:
     """Open after N consecutive failed searches on this backend, or when at least half of its searches failed."""
     outcomes = [search_failed(r["outcome"]) for r in records if r["backend"] == backend]
@@ -64,7 +64,7 @@ def live_backends(state: ResearchState, settings: Settings) -> list[str]:
 
 
 def backend_saturated(state: ResearchState, backend: str, settings: Settings) -> bool:
-    """Seed 004's per-source saturation, per cycle: the backend's query ceiling is reached, or its last rounds
+    """Per-backend saturation (design §4), per cycle: the backend's query ceiling is reached, or its last rounds
     brought nothing new."""
     cycle = state.get("cycle", 1)
     used = sum(1 for r in state.get("search_results", []) if r["cycle"] == cycle and r["backend"] == backend)
@@ -127,7 +127,7 @@ class Signoff:
 
 
 def judge_signoff(gaps: Sequence[GapRecord], clean_signoffs_before: int) -> Signoff:
-    """Only material gaps block sign-off (seed 003 §7): a clean sign-off extends the streak, a material gap resets
+    """Only material gaps block sign-off (design §12): a clean sign-off extends the streak, a material gap resets
     it."""
     material = sorted((g for g in gaps if g["material"]), key=lambda g: -g["priority"])
     return Signoff(material=material, clean_signoffs=0 if material else clean_signoffs_before + 1)

@@ -176,7 +176,7 @@ def search_lines(view: ResearchView) -> list[str]:
 
 
 def thin_records(view: ResearchView) -> list[dict]:
-    """This cycle's searches that failed or came back thin (seed 002 §6.2: each gets a reformulation)."""
+    """This cycle's searches that failed or came back thin (design §7: each gets a reformulation)."""
     limit = view.settings.thin_result_count
     return [r for r in view.search_results
             if r["cycle"] == view.cycle and (r["outcome"] != "ok" or len(r["hits"]) < limit)]

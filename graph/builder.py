@@ -14,12 +14,12 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from satiate.graph.checkpoint import one_writer
-from satiate.graph.deps import default_dependencies
+from satiate.graph.deps import complete, default_dependencies
 from satiate.graph.routing import dispatch_searches, route_after_critic, route_after_gate, route_after_reflect
 from satiate.nodes.common import Dependencies
 from satiate.nodes.compress import make_compress_node
 from satiate.nodes.critic import make_critic_node
-from satiate.nodes.finalize import finalize
+from satiate.nodes.finalize import make_finalize_node
 from satiate.nodes.gather import make_gather_node
 from satiate.nodes.novelty_gate import make_novelty_gate_node
 from satiate.nodes.plan import make_plan_node
@@ -51,12 +51,13 @@ SatiateContext = _optional_settings_model()
 
 
 def build_graph(deps: Dependencies | None = None, *, checkpointer: Any = None, name: str = "satiate"):
-    """Compile the research graph. ``deps`` injects the engine and search service (tests, embedders).
+    """Compile the research graph. ``deps`` injects the engine and search service (tests, embedders); the parts it
+    leaves out are the process's own (``satiate.graph.deps``).
 
     Each run holds its thread's writer lock (``graph.checkpoint.OneWriterGraph``): a second run of a thread while
     one is writing it raises ThreadBusy instead of interleaving their checkpoints.
     """
-    deps = deps or default_dependencies()
+    deps = complete(deps) if deps is not None else default_dependencies()
     builder = StateGraph(ResearchState, context_schema=SatiateContext, input_schema=InputState,
                          output_schema=OutputState)
     builder.add_node("plan", make_plan_node(deps))
@@ -66,7 +67,7 @@ def build_graph(deps: Dependencies | None = None, *, checkpointer: Any = None, n
     builder.add_node("reflect", make_reflect_node(deps))
     builder.add_node("synthesize", make_synthesize_node(deps))
     builder.add_node("critic", make_critic_node(deps))
-    builder.add_node("finalize", finalize)
+    builder.add_node("finalize", make_finalize_node(deps))
 
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", dispatch_searches, ["gather", "synthesize"])

@@ -43,14 +43,14 @@ def _when(stamp: float | None) -> str:
 def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
     from rich.table import Table
 
+    from satiate.graph.deps import store_for
     from satiate.state.settings import resolve_settings
-    from satiate.tools.store import TABLES, Store, store_url_for
+    from satiate.tools.store import TABLES
 
     overrides = {key.removeprefix("setting_"): value for key, value in vars(args).items()
                  if key.startswith("setting_") and value is not None}
     settings = resolve_settings(overrides)
-    url = store_url_for(settings)
-    store = Store(url)
+    store = store_for(settings)
     tables = tuple(TABLES) if args.table == "all" else (args.table,)
     now = time.time()
     try:
@@ -74,5 +74,5 @@ def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
             deleted = store.clear(tables)
             out.print("cleared " + ", ".join(f"{n} {name} rows" for name, n in deleted.items()), highlight=False)
     finally:
-        store.dispose()
+        store.dispose()  # the command's connections closed; the store opens new ones if asked again
     return 0

@@ -160,6 +160,7 @@ def _result_of(state_values: dict[str, Any], thread_id: str) -> Any:
     from pydantic import ValidationError
 
     from satiate.graph.checkpoint import is_finished
+    from satiate.graph.deps import store_for
     from satiate.nodes.report import build_result
     from satiate.state.contracts import ResearchResult
 
@@ -168,7 +169,7 @@ def _result_of(state_values: dict[str, Any], thread_id: str) -> Any:
             return ResearchResult.model_validate({**state_values["result"], "thread_id": thread_id})
         except ValidationError:  # a result stored by an older satiate: built again from the state
             pass
-    return build_result(state_values, thread_id)
+    return build_result(state_values, thread_id, store_for)
 
 
 def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
@@ -182,7 +183,7 @@ def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.N
         text = result.report if kind == "report" else json_safe_for_terminal(result.model_dump_json(indent=2)) + "\n"
         _write_atomically(target, text)
         _say(err, f"{kind} written to {target}")
-    elif args.agent:  # seed 002 §5.5: summary plus only the sources the gated claims cite
+    elif args.agent:  # design §18: summary plus only the sources the gated claims cite
         from satiate.state.contracts import AgentResponse
 
         sys.stdout.write(json_safe_for_terminal(AgentResponse.from_result(result).model_dump_json(indent=2)) + "\n")
@@ -228,8 +229,7 @@ def _preflight(settings: Any, err: Console) -> None:
     """Fail fast with a clear message: corpus missing, a named model that does not answer."""
     from rich.markup import escape
 
-    from satiate.graph.deps import engine_for
-    from satiate.tools.search.service import search_service_for
+    from satiate.graph.deps import engine_for, search_service_for
 
     service = search_service_for(settings)
     engine = engine_for(settings)
@@ -240,7 +240,7 @@ def _preflight(settings: Any, err: Console) -> None:
     if notice:
         _say(err, f"model: {notice}")
     if settings.metrics_port is not None:
-        from satiate.tools.metrics import metrics_for
+        from satiate.graph.deps import metrics_for
 
         metrics_for(settings)
         err.print(f"metrics: Prometheus on 127.0.0.1:{settings.metrics_port}", highlight=False)
@@ -425,6 +425,7 @@ def _stored_size(saver: Any, thread_id: str, values: dict[str, Any]) -> dict[str
     from sqlalchemy.exc import SQLAlchemyError
 
     from satiate.graph.checkpoint import thread_storage
+    from satiate.graph.deps import store_for
     from satiate.tools.store import StorageError
     from satiate.tools.source_texts import run_text_bytes
 
@@ -433,7 +434,7 @@ def _stored_size(saver: Any, thread_id: str, values: dict[str, Any]) -> dict[str
     text_bytes: int | None = 0
     if values.get("sources") or values.get("search_results"):
         try:
-            text_bytes = run_text_bytes(_run_settings(values), thread_id)
+            text_bytes = run_text_bytes(store_for(_run_settings(values)), thread_id)
         except (StorageError, SQLAlchemyError):  # e.g. a read-only store that predates the text tables
             text_bytes = None
     total = None if checkpoint_bytes is None or text_bytes is None else checkpoint_bytes + text_bytes
@@ -494,6 +495,7 @@ def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> int:
     checkpoints go first: a failure in between leaves texts nobody refers to, never a run missing its texts."""
     from satiate.graph.builder import build_graph
     from satiate.graph.checkpoint import delete_thread, forget_run_lock, run_lock
+    from satiate.graph.deps import store_for
     from satiate.tools.source_texts import release_run_texts
 
     with run_lock(data_dir, thread_id):  # never delete a run another process is writing
@@ -502,7 +504,7 @@ def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> int:
         forget_run_lock(data_dir, thread_id)
         if not (values.get("sources") or values.get("search_results")):
             return 0  # stopped before it read anything: it has no texts
-        return release_run_texts(_run_settings(values), thread_id)
+        return release_run_texts(store_for(_run_settings(values)), thread_id)
 
 
 def _say_texts_deleted(err: Console, count: int) -> None:
@@ -549,7 +551,7 @@ def parse_age(text: str) -> float:
 def _release_threadless_texts(settings: Any, cutoff: float) -> int:
     """Texts kept by runs without a thread ID (``graph.invoke`` with no checkpointer) before ``cutoff``: nothing can
     resume or show those runs, so their texts go with the age, like the runs a thread keeps."""
-    from satiate.tools.store import store_for
+    from satiate.graph.deps import store_for
 
     return store_for(settings).release_texts("", now=time.time(), before=cutoff)
 

@@ -1,4 +1,4 @@
-"""The convergence curves of seed 003 §8 as a PNG: sources, new sources and open material gaps per round."""
+"""The convergence curves (design §12) as a PNG: sources, new sources and open material gaps per round."""
 
 from __future__ import annotations
 

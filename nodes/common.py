@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
 from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, source_number
@@ -22,13 +22,45 @@ from satiate.state.settings import Settings
 from satiate.tools.search.service import SearchService
 from satiate.tools.source_texts import keep_texts, read_texts, snippet, text_hash
 
+if TYPE_CHECKING:
+    from satiate.tools.metrics import PrometheusExporter
+    from satiate.tools.reader import PageReader
+    from satiate.tools.store import Store
+
+StoreFor = Callable[[Settings], "Store"]
+
+
+class MissingDependency(RuntimeError):
+    """A node needs a part its ``Dependencies`` were built without."""
+
 
 @dataclass(frozen=True)
 class Dependencies:
-    """The side-effecting parts a graph is built with; tests and embedders pass real local ones."""
+    """The side-effecting parts a graph is built with; tests and embedders pass real local ones.
+
+    A part left out (None) is filled by ``build_graph`` from ``satiate.graph.deps``, the process's shared ones; a node
+    called directly gets them from ``satiate.graph.deps.complete(deps)``. No metrics: nothing is exported."""
 
     engine_for: Callable[[Settings], ResearchEngine]
     search_for: Callable[[Settings], SearchService]
+    store_for: StoreFor | None = None  # source texts, search cache and page store
+    reader_for: Callable[[Settings], PageReader] | None = None  # web pages, for compress
+    metrics_for: Callable[[Settings], PrometheusExporter | None] | None = None  # the exporter a run reports to
+
+    def store(self, settings: Settings) -> Store:
+        """The run's store; MissingDependency, saying what to pass, when none was given."""
+        return self._part("store_for")(settings)
+
+    def reader(self, settings: Settings) -> PageReader:
+        """The run's page reader; MissingDependency, saying what to pass, when none was given."""
+        return self._part("reader_for")(settings)
+
+    def _part(self, name: str) -> Callable[[Settings], Any]:
+        part = getattr(self, name)
+        if part is None:
+            raise MissingDependency(f"these Dependencies have no {name}: build the graph with build_graph(deps), or "
+                                    "pass satiate.graph.deps.complete(deps) to a node called directly")
+        return part
 
 
 DERIVED_VALUES = 2048  # stored values (log entries, settings) whose derived copy the process keeps (a few runs)
@@ -48,6 +80,12 @@ def _remember(record: Any, full: Any) -> Any:
         while len(_derived) > DERIVED_VALUES:
             _derived.popitem(last=False)
     return full
+
+
+def forget_derived() -> None:
+    """Drop the derived copies this process keeps (``satiate.graph.deps.reset``): the next view reads the store."""
+    with _derived_lock:
+        _derived.clear()
 
 
 def settings_of(state: ResearchState | dict) -> Settings:
@@ -77,9 +115,9 @@ def with_bodies(record: SearchRecord, texts: dict[str, str]) -> SearchRecord:
     return hydrated
 
 
-def hydrate(settings: Settings, sources: list[SourceRecord],
+def hydrate(store_for: StoreFor, settings: Settings, sources: list[SourceRecord],
             searches: list[SearchRecord]) -> tuple[list[SourceRecord], list[SearchRecord]]:
-    """Sources with their text and searches with their hits' bodies, read from the store in one call.
+    """Sources with their text and searches with their hits' bodies, read from the settings' store in one call.
 
     A log entry never changes once written, so the process keeps its full copy: each node reads the store only for
     the entries it has not seen (every step would otherwise copy the whole log again)."""
@@ -87,7 +125,7 @@ def hydrate(settings: Settings, sources: list[SourceRecord],
     hashes = [s["text_hash"] for s, full in zip(sources, known_sources) if full is None and "text_hash" in s]
     hashes += [h["body_hash"] for r, full in zip(searches, known_searches) if full is None
                for h in logged_hits(r) if "body_hash" in h]
-    texts = read_texts(settings, hashes)
+    texts = read_texts(store_for(settings), hashes) if hashes else {}
     return ([full if full is not None else _remember(s, with_text(s, texts))
              for s, full in zip(sources, known_sources)],
             [full if full is not None else _remember(r, with_bodies(r, texts))
@@ -100,15 +138,19 @@ def as_reference(source: SourceRecord) -> SourceRecord:
     return {**kept, "snippet": snippet(source["text"])}  # type: ignore[typeddict-item]
 
 
-def keep_sources(settings: Settings, sources: dict[str, SourceRecord]) -> dict[str, SourceRecord]:
+def keep_sources(store_for: StoreFor, settings: Settings,
+                 sources: dict[str, SourceRecord]) -> dict[str, SourceRecord]:
     """Store the sources' texts and return the references the state keeps (text saved before the reference)."""
-    keep_texts(settings, [s["text"] for s in sources.values()])
+    if sources:
+        keep_texts(store_for(settings), [s["text"] for s in sources.values()])
     return {key: {**as_reference(s), "text_hash": text_hash(s["text"])} for key, s in sources.items()}
 
 
-def keep_bodies(settings: Settings, records: list[SearchRecord]) -> list[SearchRecord]:
+def keep_bodies(store_for: StoreFor, settings: Settings, records: list[SearchRecord]) -> list[SearchRecord]:
     """Store the hits' bodies and return the search records the state keeps: each hit with its body's hash."""
-    keep_texts(settings, [h["body"] for r in records for h in logged_hits(r) if "body" in h])
+    bodies = [h["body"] for r in records for h in logged_hits(r) if "body" in h]
+    if bodies:
+        keep_texts(store_for(settings), bodies)
 
     def reference(hit: Hit) -> Hit:
         if "body" not in hit:
@@ -125,11 +167,12 @@ def keep_bodies(settings: Settings, records: list[SearchRecord]) -> list[SearchR
     return logged
 
 
-def view_of(state: ResearchState, **overrides: Any) -> ResearchView:
-    """The engines' read-only view: sources in id order with their text, searches with their hits' bodies."""
+def view_of(state: ResearchState, store_for: StoreFor, **overrides: Any) -> ResearchView:
+    """The engines' read-only view: sources in id order with their text, searches with their hits' bodies (read
+    from the store ``store_for`` gives for the run's settings)."""
     settings = settings_of(state)
     ordered = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
-    sources, searches = hydrate(settings, ordered, state.get("search_results", []))
+    sources, searches = hydrate(store_for, settings, ordered, state.get("search_results", []))
     fields = dict(
         question=state["question"],
         settings=settings,

@@ -1,12 +1,13 @@
 """compress: store an accepted round's new sources and fold them into the rolling knowledge state.
 
-Runs only for accepted rounds (seed 001's invariant): a rejected round makes no model call and changes nothing.
+Runs only for accepted rounds (the invariant of design §4): a rejected round makes no model call and changes nothing.
 Sources get stable ids S1, S2, ... in the order they are accepted; the same canonical source is stored once. Its text
 goes to the store and the state keeps a reference (``keep_sources``); the engine folds the full text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from satiate.engine.novelty import unseen_hits
@@ -26,7 +27,7 @@ from satiate.nodes.report import suspicion
 from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, search_failed
 from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
-from satiate.tools.reader import ReadingReport, read_web_hits, reader_for
+from satiate.tools.reader import PageReader, ReadingReport, read_web_hits
 from satiate.tools.search.base import LOCAL_BACKENDS
 
 
@@ -52,11 +53,12 @@ def to_source(hit: Hit, source_id: str, record: SearchRecord, text: str, read_ki
     return source
 
 
-def read_fresh_web_hits(hits: list[Hit], state: ResearchState, settings: Settings) -> ReadingReport:
-    """Seed 001's enrichment for the round's new web hits, gated on the knowledge state before this round."""
+def read_fresh_web_hits(hits: list[Hit], state: ResearchState, settings: Settings,
+                        reader: Callable[[Settings], PageReader]) -> ReadingReport:
+    """Reading the round's new web hits (design §6), gated on the knowledge state before this round."""
     if not hits:
         return ReadingReport()
-    reading = read_web_hits(hits, state.get("knowledge_state", ""), settings, reader_for(settings))
+    reading = read_web_hits(hits, state.get("knowledge_state", ""), settings, reader(settings))
     for skip in reading.skips:
         emit("enrich_skip", url=skip.url, overlap=skip.overlap, reason=skip.reason)
     for page in reading.pages:
@@ -79,7 +81,7 @@ def make_compress_node(deps: Dependencies):
     @timed
     def compress(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
-        view = view_of(state)
+        view = view_of(state, deps.store)
         records = [r for r in round_records(view.search_results, state["cycle"], state["search_round"])
                    if not search_failed(r["outcome"])]
         store = state.get("sources", {})
@@ -87,15 +89,16 @@ def make_compress_node(deps: Dependencies):
         origin = hit_origin(records)
         new_sources: dict[str, SourceRecord] = {}
         skipped = 0
-        # Local passages are the documents themselves; web hits are read per seed 001's gated enrichment.
-        reading = read_fresh_web_hits([h for h in fresh if h["backend"] not in LOCAL_BACKENDS], state, settings)
+        # Local passages are the documents themselves; web hits are read through the reading gate (design §6).
+        reading = read_fresh_web_hits([h for h in fresh if h["backend"] not in LOCAL_BACKENDS], state, settings,
+                                      deps.reader)
         for hit in fresh:
             if hit["backend"] in LOCAL_BACKENDS:
                 text, read_kind = hit["body"], "passage"
             elif hit["key"] in reading.texts:
                 text, read_kind = reading.texts[hit["key"]].text, reading.texts[hit["key"]].read_kind
             else:
-                skipped += 1  # seed 003 §4: a hit without readable text is not a source
+                skipped += 1  # design §6: a hit without readable text is not a source
                 continue
             source_id = f"S{len(store) + len(new_sources) + 1}"
             new_sources[hit["key"]] = to_source(hit, source_id, origin[hit["key"]], text, read_kind)
@@ -105,7 +108,7 @@ def make_compress_node(deps: Dependencies):
             flag = suspicion(source["text"])
             if flag:
                 source["suspicious"] = flag
-        update = {"sources": keep_sources(settings, new_sources), "knowledge_state": decision.value,
+        update = {"sources": keep_sources(deps.store, settings, new_sources), "knowledge_state": decision.value,
                   "counters": {"thin_hits_skipped": skipped, **reading.counters()}}
         page_errors = reading_errors(reading, state)
         if page_errors:

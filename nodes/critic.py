@@ -1,4 +1,4 @@
-"""critic: the completeness critic is the engine of the outer loop (seed 003 §5, §7-8).
+"""critic: the completeness critic is the engine of the outer loop (design §12).
 
 It names gaps; only material gaps (closing them could change a claim) block sign-off. A gap whose query was already
 searched is not asked again: it becomes an explicit open question with its reason and leaves the gap count, which
@@ -8,6 +8,7 @@ material gap becomes the next cycle's target, fanned out over the angles.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
@@ -62,7 +63,7 @@ def plan_next_cycle(engine: ResearchEngine, state: ResearchState, view: Research
     """The next cycle's queries, none of them searched before: the single top material gap, fanned out; after a
     first sign-off, a re-check on what reflect would still ask (nothing left to ask -> a re-synthesis)."""
     if target:
-        decision = engine.plan(view_of(state, target=target), target)
+        decision = engine.plan(replace(view, target=target), target)
         queries = as_query_plans(decision.value.queries, "critic")
     else:
         decision = engine.reflect(view)
@@ -77,7 +78,7 @@ def make_critic_node(deps: Dependencies):
     def critic(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
         engine = deps.engine_for(settings)
-        view = view_of(state)
+        view = view_of(state, deps.store)
         decision = engine.critique(view)
         gaps, open_questions = settle_tried_gaps(decision.value, view.executed_queries())
         verdict = judge_signoff(gaps, state.get("clean_signoffs", 0))

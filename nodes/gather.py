@@ -143,7 +143,7 @@ def make_gather_node(deps: Dependencies):
                      hits=len(record["hits"]), cached=attempt.cached,
                      **({"error": failure_reason(attempt.error or "")} if failed else {}))
                 if not failed:
-                    if failed_on:  # seed 002 error level 4: a fallback backend served this query
+                    if failed_on:  # error level 4 (design §14): a fallback backend served this query
                         emit("fallback", query=query["query"], failed=failed_on, served_by=backend)
                         counters["backend_fallbacks"] = counters.get("backend_fallbacks", 0) + 1
                     return record
@@ -155,7 +155,7 @@ def make_gather_node(deps: Dependencies):
 
         counters: dict[str, int] = {}
         first = run(task["query"])
-        # Seed 000's quality floor: a round's first query with thin results gets one simplified fallback query.
+        # The quality floor (design §3): a round's first query with thin results gets one simplified fallback query.
         if first is not None and task["index"] == 0 and first["result_chars"] < settings.search_quality_floor:
             fallback = simplify_query(task["query"]["query"])
             if normalize_query(fallback) != normalize_query(task["query"]["query"]):
@@ -164,7 +164,7 @@ def make_gather_node(deps: Dependencies):
                 run(QueryPlan(query=fallback, angle=task["query"]["angle"], intent="quality-floor fallback",
                               origin="quality_floor"))
         # the hits' text goes to the store, the search log keeps its hash (saved before the log that refers to it)
-        update: dict[str, Any] = {"search_results": keep_bodies(settings, records),
+        update: dict[str, Any] = {"search_results": keep_bodies(deps.store, settings, records),
                                   "counters": {**counters, "searches": len(records)}}
         if errors:
             update["error_log"] = errors

@@ -1,8 +1,8 @@
 """novelty_gate: score how new the round's results are and decide accept / saturated / failed / circuit open.
 
-Seed 001: novelty is judged against the rolling knowledge state after the round's hits are deduplicated against the
+Novelty (design §5) is judged against the rolling knowledge state after the round's hits are deduplicated against the
 source store (a source already held adds nothing). A failed search is never "nothing new": a round whose searches
-all failed is routed to reflect for reformulation, and enough failures open the circuit breaker (seed 002 §10.3).
+all failed is routed to reflect for reformulation, and enough failures open the circuit breaker (design §14).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def make_novelty_gate_node(deps: Dependencies):
                                     reason="every search of the round failed", draw=None)
             emit("gate", **verdict)
             return {**update, "novelty_scores": [verdict]}
-        view = view_of(state)  # the engine judges the new hits by their text, read back from the store
+        view = view_of(state, deps.store)  # the engine judges the new hits by their text, read back from the store
         hits = [h for r in round_records(view.search_results, cycle, search_round) if not search_failed(r["outcome"])
                 for h in r["hits"]]
         fresh = unseen_hits(hits, state.get("sources", {}))

@@ -71,7 +71,7 @@ def make_plan_node(deps: Dependencies):
             settings = settings.model_copy(update={"seed": secrets.randbelow(2**31)})
         resolved = settings.model_dump(mode="json")
         engine = deps.engine_for(settings)
-        view = view_of({**state, "question": question, "resolved_settings": resolved})
+        view = view_of({**state, "question": question, "resolved_settings": resolved}, deps.store)
         decision = engine.plan(view, question)
         settings = with_planned_tier(settings, decision.value.tier, state.get("settings"), overrides)
         resolved = settings.model_dump(mode="json")

@@ -1,4 +1,4 @@
-"""reflect: is what we know sufficient? If not, which queries next (seed 002 §6.2, seed 001's plan_query)."""
+"""reflect: is what we know sufficient? If not, which queries next (design §7)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def make_reflect_node(deps: Dependencies):
     @timed
     def reflect(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
-        decision = deps.engine_for(settings).reflect(view_of(state))
+        decision = deps.engine_for(settings).reflect(view_of(state, deps.store))
         reflection = decision.value
         queries = as_query_plans(reflection.new_queries, "reflect")
         # confidence and the terms not yet covered steer nothing after this node: they are shown, not stored

@@ -7,7 +7,7 @@ and Studio get an answer that stands on its own; the other sources are listed wi
 from __future__ import annotations
 
 from satiate.tools.text import SCAN_CHARS, sentences, truncate
-from satiate.nodes.common import hydrate, settings_of
+from satiate.nodes.common import StoreFor, hydrate, settings_of
 from satiate.nodes.gather import web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
 from satiate.state.records import search_failed, source_number
@@ -40,13 +40,13 @@ def flagged(source: dict) -> str | None:
     return suspicion(source.get("text", ""))
 
 
-def cited_texts(state: ResearchState) -> dict[str, str]:
+def cited_texts(state: ResearchState, store_for: StoreFor) -> dict[str, str]:
     """Source id -> text for the sources the claims cite, read back from the run's store."""
     cited = {source_id for claim in state.get("claims", []) for source_id in claim["source_ids"]}
     sources = [s for s in state.get("sources", {}).values() if s["id"] in cited]
     if not sources:
         return {}
-    hydrated, _ = hydrate(settings_of(state), sources, [])
+    hydrated, _ = hydrate(store_for, settings_of(state), sources, [])
     return {s["id"]: s["text"] for s in hydrated}
 
 
@@ -134,7 +134,7 @@ def plural(count: int, word: str) -> str:
 
 
 def gate_line(counters: dict[str, int], shown: int, syntheses: int) -> str:
-    """The grounding gate's totals over every synthesis of the run (seed 003 §6), kept apart from the claims shown."""
+    """The grounding gate's totals over every synthesis of the run (design §10), kept apart from the claims shown."""
     passed, cut = counters.get("claims_passed", 0), counters.get("claims_cut", 0)
     rate = f"{passed / (passed + cut):.0%}" if passed + cut else "n/a"
     over = "1 synthesis" if syntheses == 1 else f"{syntheses} syntheses"
@@ -145,7 +145,7 @@ def gate_line(counters: dict[str, int], shown: int, syntheses: int) -> str:
 
 
 def model_lines(counters: dict[str, int], tokens: int) -> list[str]:
-    """How the model behaved (seed 002 §17), when a model was asked at all."""
+    """How the model behaved (design §18), when a model was asked at all."""
     if not counters.get("model_calls") and not counters.get("model_fallbacks"):
         return []
     return [f"Model: {plural(counters.get('model_calls', 0), 'call')}, {plural(tokens, 'token')}, "
@@ -227,7 +227,9 @@ def report_markdown(state: ResearchState) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
+def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFor) -> ResearchResult:
+    """The result of a run's state; the texts of the sources its claims cite come from the store ``store_for``
+    gives for the run's settings."""
     numbering = citation_numbers(state)
     tags: dict[str, list[str]] = {}
     for claim in state.get("claims", []):
@@ -236,7 +238,7 @@ def build_result(state: ResearchState, thread_id: str | None) -> ResearchResult:
             if claim["verification"] not in tags[source_id]:
                 tags[source_id].append(claim["verification"])
     sources = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
-    texts = cited_texts(state)
+    texts = cited_texts(state, store_for)
     searches = state.get("search_results", [])
     return ResearchResult(
         thread_id=thread_id,

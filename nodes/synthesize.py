@@ -1,8 +1,8 @@
-"""synthesize: claims from the source store, then the grounding gate (seed 003 §5-6).
+"""synthesize: claims from the source store, then the grounding gate (design §9, §10).
 
 Whatever engine wrote the synthesis, every claim must cite ids of stored read text that supports it; a citation
 that fails is removed, a claim left without one is cut and logged. In degraded mode the answer is marked as based
-on partial information (seed 002 §10.3).
+on partial information (design §14).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def make_synthesize_node(deps: Dependencies):
     @timed
     def synthesize(state: ResearchState) -> dict[str, Any]:
         settings = settings_of(state)
-        view = view_of(state)  # the sources with their text: the gate checks each claim against what was read
+        view = view_of(state, deps.store)  # the sources with their text: the gate checks claims against what was read
         decision = deps.engine_for(settings).synthesize(view)
         synthesis = decision.value
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,

@@ -1,7 +1,7 @@
 """Typed contracts at the boundaries: what an engine (model or deterministic) must answer, and what a run returns.
 
-The shapes follow seed 002 §5 (plan, reflection, synthesis, error, agent response) and seed 003 §5 (the critic's
-report). Engines return these models; nodes store their ``model_dump()`` in the graph state.
+The shapes (plan, reflection, synthesis, the critic's report, error, agent response) are described in design §18.
+Engines return these models; nodes store their ``model_dump()`` in the graph state.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class PlanQueryModel(BaseModel):
 
 
 class PlanResponse(BaseModel):
-    """Seed 002 §5.1: the planner's queries (3-6 focused queries, each with intent)."""
+    """The planner's queries (3-6 focused queries, each with intent; design §2)."""
 
     queries: list[PlanQueryModel] = Field(min_length=1, max_length=20)
     tier: Tier | None = Field(
@@ -47,7 +47,7 @@ class PlanResponse(BaseModel):
 
 
 class ReflectionResponse(BaseModel):
-    """Seed 002 §5.2: is what we know sufficient, and if not, what to search next."""
+    """Reflection (design §7): is what we know sufficient, and if not, what to search next."""
 
     sufficient: bool
     confidence: float = Field(ge=0.0, le=1.0)
@@ -76,7 +76,7 @@ class ContradictionDraft(BaseModel):
 
 
 class SynthesisResponse(BaseModel):
-    """Seed 002 §5.3 with seed 003 §5: claims tagged with source ids, contradictions resolved, open questions.
+    """The synthesis (design §9): claims tagged with source ids, contradictions resolved, open questions.
 
     ``short_answer`` is the answer itself in a few words, stated by the claim whose role is "answer" (for a yes/no
     or two-option question, the statements compared); ``None`` with ``abstain_reason`` when the sources do not
@@ -100,7 +100,7 @@ class CriticGap(BaseModel):
 
 
 class CriticReport(BaseModel):
-    """Seed 003 §5: the completeness critic's gaps; sign-off means zero material gaps."""
+    """The completeness critic's gaps (design §12); sign-off means zero material gaps."""
 
     gaps: list[CriticGap] = Field(default_factory=list)
     signoff: bool
@@ -114,7 +114,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    """Seed 002 §5.4."""
+    """A failed engine call: its kind, message and whether a retry may help (design §14, §18)."""
 
     error: ErrorDetail
 
@@ -182,14 +182,14 @@ class ResearchResult(BaseModel):
     stop_reason: str
     searches: int
     metrics: dict[str, float] = Field(
-        default_factory=dict, description="Seed 002 §17's run metrics: duration, iterations, searches, failures, "
+        default_factory=dict, description="Run metrics: duration, iterations, searches, failures, "
         "model calls, retries, repairs, fallbacks, tokens."
     )
     settings: dict
 
 
 class AgentResponse(BaseModel):
-    """Seed 002 §5.5: the compact external answer; sources come only from citations that passed the gate."""
+    """The compact external answer (``--agent``, design §18); sources come only from citations that passed the gate."""
 
     short_answer: str | None = None
     short_answer_reason: str = ""

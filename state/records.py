@@ -176,7 +176,7 @@ class CriticRecord(TypedDict):
 
 
 class RoundRecord(TypedDict):
-    """One row of seed 003's convergence table."""
+    """One row of the convergence table (design §12)."""
 
     round: int
     sources: int

@@ -110,7 +110,7 @@ class OutputState(TypedDict, total=False):
 
 
 class ResearchState(TypedDict, total=False):
-    """Everything a run knows. Seed 002 §4.1's fields plus seed 001's knowledge state and seed 003's store."""
+    """Everything a run knows (design §18), the rolling knowledge state and the source store (design §6) included."""
 
     # identity and settings (fixed at plan time, stored so a resumed run decides the same way)
     question: str

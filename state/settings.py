@@ -1,6 +1,6 @@
 """Every knob of a research run in one typed object.
 
-Each threshold named in the seeds is a field here with the seed's default. A run resolves its settings once, in one
+Every threshold of docs/design.md is a field here, with its default. A run resolves its settings once, in one
 stated order — a per-run value (CLI flag, graph input, Studio form) beats the environment (``SATIATE_<FIELD>``), which
 beats the default — and stores the result in its checkpointed state so a resumed run decides exactly as before.
 """
@@ -23,7 +23,7 @@ ALL_ANGLES: tuple[Angle, ...] = ("entity", "time_window", "source_type", "counte
 
 
 class TierBudget(BaseModel):
-    """Seed 002 §8: the bounds a complexity tier sets (sufficiency stays the primary stop condition)."""
+    """The bounds a complexity tier sets (design §13; sufficiency stays the primary stop condition)."""
 
     max_cycles: int
     max_queries_per_round: int
@@ -86,7 +86,7 @@ class Settings(BaseModel):
         description="Where satiate keeps its checkpoints, search cache and corpus indexes.",
     )
 
-    # --- seed 000: dual search and the quality floor ------------------------------------------------------------------
+    # --- minimum rounds, the quality floor, the cache (design §3, §4, §15) --------------------------------------------
     searches_per_task: int = Field(
         2, ge=1, le=50, description="Search rounds always run before the novelty gate may stop the loop."
     )
@@ -102,7 +102,7 @@ class Settings(BaseModel):
         description="How long search results and fetched pages are kept and reused, in seconds (24 h); 0: not at all.",
     )
 
-    # --- seed 001: saturation gating ----------------------------------------------------------------------------------
+    # --- saturation, novelty, the knowledge state, page reading (design §4-§6) ----------------------------------------
     max_search_rounds: int = Field(
         5, ge=1, le=100, description="Search rounds in one gathering loop at most (a hard cap)."
     )
@@ -151,7 +151,7 @@ class Settings(BaseModel):
         "paywall, a page that is only script)."
     )
 
-    # --- seed 002: the complexity tier, budgets, error levels ---------------------------------------------------------
+    # --- the complexity tier, budgets, error levels (design §13, §14) -------------------------------------------------
     tier: Tier = Field(
         "standard",
         description="Complexity tier: simple, standard or deep; sets the defaults of max_cycles, "
@@ -309,7 +309,7 @@ class Settings(BaseModel):
         "run output.",
     )
 
-    # --- seed 003 and 004: angles, critic, claims ----------------------------------------------------------------------
+    # --- angles, reading, breadcrumbs, critic, claims (design §2, §3, §8, §12) ----------------------------------------
     angles: list[Angle] = Field(
         default_factory=lambda: list(ALL_ANGLES),
         description="Search angles fanned out per round; counter_argument is always kept.",
@@ -332,7 +332,7 @@ class Settings(BaseModel):
         2, ge=1, le=100, description="Passages read from a local search that follows a breadcrumb (a name found in "
         "what was read, plus the part of the question it has not answered yet).",
     )
-    max_breadcrumbs: int = Field(4, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
+    max_breadcrumbs: int = Field(5, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
     seen_results: int = Field(
         2, ge=0, le=20, description="Passages read a round from results that earlier searches returned but did not "
         "read, when one of their sentences now ranks among the best for the question (a bridge found later can make "
@@ -391,7 +391,7 @@ class Settings(BaseModel):
     @field_validator("angles", "corpus_angles")
     @classmethod
     def _keep_counter_argument(cls, value: list[str]) -> list[str]:
-        # Seed 003: the counter-argument searcher is what keeps the loop out of an echo chamber.
+        # The counter-argument searcher is what keeps the loop out of an echo chamber (design §2).
         ordered = list(dict.fromkeys(value))
         if "counter_argument" not in ordered:
             ordered.append("counter_argument")
@@ -512,7 +512,7 @@ def tier_chosen(*layers: Mapping[str, Any] | None, environ: Mapping[str, str] | 
 
 def with_planned_tier(settings: Settings, planned: Tier | None, *layers: Mapping[str, Any] | None,
                       environ: Mapping[str, str] | None = None) -> Settings:
-    """Seed 002 §8: the planner's classification of the question sets the budgets, unless the user chose a tier in
+    """The planner's classification of the question sets the budgets (design §13), unless the user chose a tier in
     one of the per-run ``layers`` or the environment."""
     if planned and planned != settings.tier and not tier_chosen(*layers, environ=environ):
         return settings.model_copy(update={"tier": planned})

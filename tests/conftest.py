@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from satiate.tools.search import service as search_service
+from satiate.graph.deps import reset as reset_dependencies
 from satiate.tools.search.builtin_corpus import builtin_index_path
 
 
@@ -38,20 +38,9 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_bu
     builtin_index = builtin_index_path(data_dir)
     builtin_index.parent.mkdir(parents=True)
     builtin_index.symlink_to(shared_builtin_index)
-    reset_process_caches()
+    reset_dependencies()  # engines, search services, stores and page readers are kept per process: none inherited
     yield data_dir
-    reset_process_caches()
-
-
-def reset_process_caches() -> None:
-    """Search services, stores and page readers are cached per process; a test must not inherit another's."""
-    from satiate.tools import reader, store
-
-    search_service._SERVICES.clear()
-    reader._READERS.clear()
-    for cached in list(store._STORES.values()):
-        cached.engine.dispose()
-    store._STORES.clear()
+    reset_dependencies()
 
 
 @pytest.fixture

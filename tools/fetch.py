@@ -18,7 +18,7 @@
   the main text (boilerplate, menus and footers dropped); when it finds nothing, the stdlib extractor gives the
   visible text. When trafilatura cannot be imported, that is said once in the log and on every page read without it
   (``extraction_degraded``). Text shorter than ``min_source_chars`` is ``thin``: a 404 page, a paywall or a
-  JavaScript shell is not a page read (seed 003 §4).
+  JavaScript shell is not a page read (design §6).
 
 Environment proxies are ignored on purpose: through a proxy the guard would vet the proxy, not the destination.
 """

@@ -1,19 +1,18 @@
-"""Seed 002 §17 metrics: per-run numbers in the run output, and the same through Prometheus when enabled.
+"""Run metrics (design §18): per-run numbers in the run output, and the same through Prometheus when enabled.
 
 ``run_metrics(state)`` needs nothing but the finished state. The Prometheus exporter is optional (``pip install
 'satiate[metrics]'``) and only starts when the ``metrics_port`` setting is given; it listens on 127.0.0.1 (the
-port is for a local scraper or a tunnel, not the open network). Model calls are observed as they happen; a run is
-observed once at its end via ``observe_run``.
+port is for a local scraper or a tunnel, not the open network). The exporter a run reports to comes from
+``satiate.graph.deps.metrics_for``: the model engine observes each call as it happens, ``finalize`` the run at its
+end (``PrometheusExporter.observe_run``).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from typing import Any
 
 from satiate.state.records import search_failed
-from satiate.state.settings import Settings
 
 DURATION_BUCKETS = (1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
 ITERATION_BUCKETS = (1.0, 2.0, 3.0, 5.0, 8.0, 13.0, 21.0, 34.0)
@@ -26,7 +25,7 @@ class MetricsUnavailable(RuntimeError):
 
 
 def run_metrics(state: Mapping[str, Any]) -> dict[str, float]:
-    """The seed's run metrics (plus the model layer's counters) from a run's state."""
+    """The run metrics (plus the model layer's counters) from a run's state."""
     counters = state.get("counters", {}) or {}
     searches = state.get("search_results", []) or []
     return {
@@ -98,41 +97,3 @@ class PrometheusExporter:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
-
-
-_EXPORTER: PrometheusExporter | None = None
-_LOCK = threading.Lock()
-
-
-def metrics_for(settings: Settings) -> PrometheusExporter | None:
-    """The process's exporter, started on the first call whose settings ask for it; None when not asked for."""
-    global _EXPORTER
-    if settings.metrics_port is None:
-        return _EXPORTER
-    with _LOCK:
-        if _EXPORTER is None:
-            exporter = PrometheusExporter()
-            exporter.serve(settings.metrics_port)
-            _EXPORTER = exporter
-        return _EXPORTER
-
-
-def observe_model_call(task: str, outcome: str, calls: int, seconds: float) -> None:
-    if _EXPORTER is not None:
-        _EXPORTER.observe_model_call(task, outcome, calls, seconds)
-
-
-def observe_run(state: Mapping[str, Any]) -> dict[str, float]:
-    """The run's metrics; also recorded in Prometheus when the exporter runs."""
-    if _EXPORTER is not None:
-        return _EXPORTER.observe_run(state)
-    return run_metrics(state)
-
-
-def stop_metrics() -> None:
-    """Stop the process's exporter (tests)."""
-    global _EXPORTER
-    with _LOCK:
-        if _EXPORTER is not None:
-            _EXPORTER.close()
-            _EXPORTER = None

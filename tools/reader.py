@@ -1,4 +1,4 @@
-"""Seed 001's gated enrichment: which web hits get their full page read, and the source text each hit yields.
+"""Gated page reading (design §6): which web hits get their full page read, and the source text each hit yields.
 
 Reading a page is the expensive step (seconds each, and it dilutes the context), so it is gated:
 
@@ -7,18 +7,17 @@ Reading a page is the expensive step (seconds each, and it dilutes the context),
 - at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, in result
   order; a fetch that yields no readable page does not use up a read.
 
-The gate compares snippets with the knowledge state *before* this round is folded in: the seed folds first and then
-gates, which makes every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
+The gate compares snippets with the knowledge state *before* this round is folded in: folding first and then
+gating would make every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
 fetched at most once within the TTL, by any run or worker sharing the store.
 
 What a hit yields: its page text (``read_kind="page"``) when read; nothing when its page was fetched and found
-unreadable (404, binary, thin: seed 003 §4, not a source); its snippet (``"snippet"``) when the page was not read
+unreadable (404, binary, thin: not a source, design §6); its snippet (``"snippet"``) when the page was not read
 (gated out, over budget, or unreachable) and the snippet alone has ``min_source_chars`` of text.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +28,7 @@ from satiate.tools.text import snippet_overlap
 from satiate.state.records import Hit
 from satiate.state.settings import Settings
 from satiate.tools.fetch import FetchedPage, PageFetcher
-from satiate.tools.store import Store, StoredPage, store_for
+from satiate.tools.store import Store, StoredPage
 
 UNREADABLE = frozenset({"thin", "http_error", "unsupported"})  # the page answered: there is nothing to read
 
@@ -79,8 +78,8 @@ class ReadingReport:
 
 def gate_by_overlap(hits: Sequence[Hit], knowledge_state: str, max_overlap: float
                     ) -> tuple[list[tuple[Hit, float]], list[EnrichmentSkip]]:
-    """Seed 001's gate: (candidates with their overlap, skips) — a snippet overlapping more than ``max_overlap`` is
-    already known. Pure."""
+    """The reading gate (design §6): (candidates with their overlap, skips) — a snippet overlapping more than
+    ``max_overlap`` is already known. Pure."""
     candidates: list[tuple[Hit, float]] = []
     skips: list[EnrichmentSkip] = []
     for hit in hits:
@@ -101,6 +100,14 @@ class PageReader:
         self.store = store
         self.ttl_s = ttl_s
         self.clock = clock
+
+    @classmethod
+    def from_settings(cls, settings: Settings, store: Store | None) -> PageReader:
+        """A reader fetching within the settings' limits, through ``store``'s pages for ``cache_ttl_s``."""
+        return cls(PageFetcher.from_settings(settings), store, settings.cache_ttl_s)
+
+    def close(self) -> None:
+        self.fetcher.close()
 
     def read(self, url: str, key: str) -> FetchedPage:
         if self.store is not None and self.ttl_s > 0:
@@ -153,25 +160,3 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
         elif len(hit["body"]) >= settings.min_source_chars:
             report.texts[hit["key"]] = SourceText(hit["body"], "snippet")
     return report
-
-
-_READERS: dict[tuple, PageReader] = {}
-_READERS_LOCK = threading.Lock()
-
-
-def reader_key(settings: Settings) -> tuple:
-    from satiate.tools.store import store_url_for
-
-    return (store_url_for(settings), settings.cache_ttl_s, settings.fetch_timeout_s, settings.fetch_max_bytes,
-            settings.fetch_max_redirects, settings.allow_private_addresses, settings.min_source_chars,
-            settings.page_max_chars)
-
-
-def reader_for(settings: Settings) -> PageReader:
-    """The process's page reader for these settings (one connection pool, one store)."""
-    key = reader_key(settings)
-    with _READERS_LOCK:
-        if key not in _READERS:
-            store = store_for(settings) if settings.cache_ttl_s > 0 else None
-            _READERS[key] = PageReader(PageFetcher.from_settings(settings), store, settings.cache_ttl_s)
-        return _READERS[key]

@@ -5,20 +5,19 @@ plain channel stored its whole value again at every step, steps x sources times)
 shared by every run that reads the same passage or page. ``keep_texts``
 stores texts before a node returns their hashes, so no saved checkpoint refers to a text that was not saved;
 ``read_texts`` is the one way back, for the engines, the grounding gate and the report. Each text is recorded with
-the thread that uses it, so deleting a run deletes exactly the texts no other run uses.
+the thread that uses it, so deleting a run deletes exactly the texts no other run uses. The caller passes the store
+(``satiate.graph.deps.store_for`` gives a run's).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from satiate.state.settings import Settings
-from satiate.tools.store import StorageError, Store, storage_fault, store_for
+from satiate.tools.store import StorageError, Store, storage_fault
 
 SNIPPET_CHARS = 160  # what the state keeps of a source's text to show it (Studio, `satiate show` of a running run)
 
@@ -54,10 +53,6 @@ def run_owner() -> str:
     return str((config.get("configurable") or {}).get("thread_id") or "")
 
 
-def _settings(settings: Settings | Mapping[str, Any]) -> Settings:
-    return settings if isinstance(settings, Settings) else Settings.model_validate(settings)
-
-
 def _fault(store: Store, error: SQLAlchemyError) -> StorageError:
     if store.path is not None:
         return storage_fault(store.path, error, damaged=f"move it aside (mv {store.path} {store.path}.damaged); "
@@ -66,14 +61,13 @@ def _fault(store: Store, error: SQLAlchemyError) -> StorageError:
     return StorageError(f"the store {store.label} cannot be used: {reason}")
 
 
-def keep_texts(settings: Settings, texts: Iterable[str]) -> list[str]:
+def keep_texts(store: Store, texts: Iterable[str]) -> list[str]:
     """Store the texts for the run calling and return their distinct hashes, in order (a text this process already
     stored for the run costs a set lookup; any other, one idempotent write)."""
     by_hash = {text_hash(text): text for text in texts}
     hashes = list(by_hash)
     if not hashes:
         return hashes
-    store = store_for(settings)
     try:
         store.keep_texts(run_owner(), by_hash, now=time.time())
     except SQLAlchemyError as exc:
@@ -81,13 +75,12 @@ def keep_texts(settings: Settings, texts: Iterable[str]) -> list[str]:
     return hashes
 
 
-def read_texts(settings: Settings, hashes: Iterable[str]) -> dict[str, str]:
+def read_texts(store: Store, hashes: Iterable[str]) -> dict[str, str]:
     """The texts under these hashes, from the run's store: the one reader of source text. A text the store lost
     is a TextsMissing naming the store and what to do, never a KeyError deep in an engine."""
     wanted = set(hashes)
     if not wanted:
         return {}
-    store = store_for(settings)
     try:
         found = store.texts(wanted)
     except SQLAlchemyError as exc:
@@ -101,18 +94,16 @@ def read_texts(settings: Settings, hashes: Iterable[str]) -> dict[str, str]:
     return found
 
 
-def run_text_bytes(settings: Settings | Mapping[str, Any], thread_id: str) -> int:
+def run_text_bytes(store: Store, thread_id: str) -> int:
     """Bytes of the texts a run (thread) uses in its store; a text shared with other runs counts for each."""
-    store = store_for(_settings(settings))
     try:
         return store.owned_text_bytes(thread_id)
     except SQLAlchemyError as exc:
         raise _fault(store, exc) from None
 
 
-def release_run_texts(settings: Settings | Mapping[str, Any], thread_id: str) -> int:
+def release_run_texts(store: Store, thread_id: str) -> int:
     """Forget a deleted run's texts: delete those no other run uses; returns how many were deleted."""
-    store = store_for(_settings(settings))
     try:
         return store.release_texts(thread_id, now=time.time())
     except SQLAlchemyError as exc:

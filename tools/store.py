@@ -532,16 +532,3 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
-
-
-_STORES: dict[str, Store] = {}
-_STORES_LOCK = threading.Lock()
-
-
-def store_for(settings: Settings) -> Store:
-    """The process's one store for these settings (one engine and connection pool per URL)."""
-    url = store_url_for(settings)
-    with _STORES_LOCK:
-        if url not in _STORES:
-            _STORES[url] = Store(url)
-        return _STORES[url]

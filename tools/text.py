@@ -119,7 +119,7 @@ def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
 
 
 def simplify_query(query: str, keep: int = 4) -> str:
-    """Seed 000's crude simplification, kept on content words: the first few meaningful terms."""
+    """A crude simplification (design §3, §7), kept on content words: the first few meaningful terms."""
     terms = unique(content_terms(query))
     return " ".join(terms[:keep]) if terms else query.strip()
 

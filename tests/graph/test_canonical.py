@@ -1,4 +1,4 @@
-"""The canonicaliser's properties (hypothesis) and the examples seed 003 §4 names."""
+"""The canonicaliser's properties (hypothesis) and worked examples of its normalisation (design §6)."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_seed_examples():
 
 
 def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_jsonl, isolated_data_dir):
-    """Seed 003's false-consensus case, through gather and compress: three routes to one study, one source."""
+    """The false-consensus case (design §6), through gather and compress: three routes to one study, one source."""
     from satiate.graph.builder import build_graph
     from satiate.nodes.common import Dependencies
     from satiate.graph.deps import deterministic_engine

@@ -27,10 +27,10 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> None:
-    from satiate.engine.model_factory import reset_model_caches
+    from satiate.graph.deps import reset
     from satiate.graph import build_graph
 
-    reset_model_caches()
+    reset()
     corpus = write_jsonl(SAMPLE_PASSAGES)
     settings = {"llm": f"gguf:{GGUF}", "num_ctx": 4096, "num_predict": 384, "tier": "simple", "max_cycles": 1,
                 "corpus": str(corpus), "backends": "corpus", "seed": 1, "max_execution_time_s": 600}
@@ -44,10 +44,10 @@ def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> No
 
 
 def test_the_small_profile_ends_with_an_answer_or_an_abstention_within_the_time_budget(write_jsonl) -> None:
-    from satiate.engine.model_factory import reset_model_caches
+    from satiate.graph.deps import reset
     from satiate.graph import build_graph
 
-    reset_model_caches()
+    reset()
     corpus = write_jsonl(SAMPLE_PASSAGES)
     settings = {"llm": f"gguf:{GGUF}", "model_profile": "small", "corpus": str(corpus), "backends": "corpus",
                 "seed": 1, "max_execution_time_s": 180}

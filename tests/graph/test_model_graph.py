@@ -16,10 +16,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from satiate.engine.model import ModelEngine
 from satiate.graph import RECURSION_LIMIT, build_graph
+from satiate.graph.deps import metrics_for, search_service_for
 from satiate.nodes.common import Dependencies
 from satiate.state.settings import Settings
 from support.scripted_chat import ScriptedCall, ScriptedChatModel
-from satiate.tools.search.service import search_service_for
 
 QUESTION = "What is a Python generator?"
 STRUCTURED = {"plan", "reflect", "synthesize", "critic"}
@@ -30,14 +30,15 @@ MODEL_ERRORS = {"model_output_invalid", "model_unreachable", "model_timeout", "m
 def run(model: ScriptedChatModel | ModelEngine, corpus, **overrides: Any) -> tuple[dict, dict]:
     """One research run through the compiled graph; returns (result, final state values).
 
-    Given a scripted model, every node gets a fresh ModelEngine on it (the script is shared); given an engine, every
-    node gets that one engine, as ``model_engine_for`` does in a real process.
+    Given a scripted model, every node gets a fresh ModelEngine on it (the script is shared), reporting its calls to
+    the run's exporter as a built engine does; given an engine, every node gets that one engine, as
+    ``satiate.graph.deps.engine_for`` does in a real process.
     """
     if isinstance(model, ModelEngine):
         engine = model
         deps = Dependencies(engine_for=lambda s: engine, search_for=search_service_for)
     else:
-        deps = Dependencies(engine_for=lambda s: ModelEngine(model, s, label="model:scripted"),
+        deps = Dependencies(engine_for=lambda s: ModelEngine(model, s, label="model:scripted", metrics=metrics_for(s)),
                             search_for=search_service_for)
     app = build_graph(deps, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}, "recursion_limit": RECURSION_LIMIT}
@@ -76,7 +77,7 @@ def test_valid_answers_drive_the_run_without_fallbacks(corpus) -> None:
     assert counters["model_calls"] == len(model.calls) > 0
     assert {c.task for c in model.calls} >= STRUCTURED | {"compress"}
     assert not model_errors(result)
-    # The second round's compression is the model's bullet list (the first round takes seed 001's fast path).
+    # The second round's compression is the model's bullet list (the first round takes the fast path of design §6).
     compress_call = model.calls_for("compress")[-1]
     assert state["knowledge_state"] == brain_answer(compress_call.text)
     # The model's claims (first sentences of the sources it was shown) are what the answer says.
@@ -222,7 +223,7 @@ def test_an_unreachable_model_mid_run_opens_the_circuit(corpus) -> None:
 
 
 
-# --- seed 002 §17: metrics from the run, and through Prometheus ------------------------------------------------------
+# --- design §18: metrics from the run, and through Prometheus --------------------------------------------------------
 def test_run_metrics_follow_the_state(corpus) -> None:
     from satiate.tools.metrics import run_metrics
 
@@ -240,15 +241,12 @@ def test_run_metrics_follow_the_state(corpus) -> None:
 def test_prometheus_exporter_serves_run_and_model_call_metrics(corpus) -> None:
     import httpx
 
-    from satiate.tools.metrics import metrics_for, run_metrics, stop_metrics
+    from satiate.tools.metrics import run_metrics
 
-    exporter = metrics_for(Settings(metrics_port=0))  # 0: a free port on 127.0.0.1
-    try:
-        _, state = run(ScriptedChatModel(responder=brain), corpus)  # finalize observes the finished run
-        numbers = run_metrics(state)
-        body = httpx.get(f"http://127.0.0.1:{exporter.port}/metrics", timeout=5).text
-    finally:
-        stop_metrics()
+    exporter = metrics_for(Settings(metrics_port=0))  # 0: a free port on 127.0.0.1, shared by runs asking for port 0
+    _, state = run(ScriptedChatModel(responder=brain), corpus, metrics_port=0)  # finalize observes the finished run
+    numbers = run_metrics(state)
+    body = httpx.get(f"http://127.0.0.1:{exporter.port}/metrics", timeout=5).text  # stopped by graph.deps.reset
     assert "research_loop_duration_seconds_count 1.0" in body
     assert f"iterations_per_request_sum {numbers['iterations_per_request']}" in body
     assert 'model_calls_total{outcome="ok",task="plan"} 1.0' in body

@@ -171,7 +171,7 @@ def test_evidence_novelty_scores_what_the_answer_could_come_from_not_new_words()
     assert evidence_novelty(view(read), off_topic) == 0  # all new words, none about the question
     assert evidence_novelty(view(read), [on_topic, *off_topic]) == 3
     words = Settings(data_dir="/tmp/unused", novelty_measure="words")
-    assert DeterministicEngine().novelty(view(read, settings=words), off_topic).value >= 8  # seed 001's measure
+    assert DeterministicEngine().novelty(view(read, settings=words), off_topic).value >= 8  # word novelty (design §5)
 
 
 # --- answer-aware stopping ------------------------------------------------------------------------------------------

@@ -12,14 +12,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.console import Console
 
 from satiate.graph.builder import RECURSION_LIMIT, build_graph
-from satiate.graph.deps import engine_for
+from satiate.graph.deps import engine_for, store_for
 from satiate.graph.progress import ProgressView, progress_line
 from satiate.nodes.common import Dependencies
 from satiate.state.settings import SettingsError, resolve_settings
 from satiate.tools.search.base import failure_reason
 from satiate.tools.search.service import SearchService, build_backend
 from satiate.tools.search.web import WebBackend
-from satiate.tools.store import store_for
 
 FAST = {"tier": "simple", "max_cycles": 1, "max_search_rounds": 2, "seed": 7}
 QUESTION = "How do Python generators save memory?"

@@ -11,14 +11,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from support.loopback_pages import LoopbackSite
 
 from satiate.graph.builder import RECURSION_LIMIT, build_graph
-from satiate.graph.deps import engine_for
+from satiate.graph.deps import engine_for, store_for
 from satiate.nodes.common import Dependencies, hydrate, settings_of
 from satiate.state.records import search_failed
 from satiate.state.settings import Settings, resolve_settings
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.service import SearchService, build_backend
 from satiate.tools.search.web import WebBackend
-from satiate.tools.store import store_for
 
 FAST = {"tier": "simple", "max_cycles": 1, "max_search_rounds": 2, "seed": 7}
 QUESTION = "How do Python generators save memory?"
@@ -116,7 +115,7 @@ def test_web_hits_are_read_as_pages_once_and_served_from_the_store_after(site, i
 
     state = run(deps, overrides)
     pages = [s for s in state["sources"].values() if s["read_kind"] == "page"]
-    pages, _ = hydrate(settings_of(state), pages, [])  # the state holds references; the text is in the store
+    pages, _ = hydrate(store_for, settings_of(state), pages, [])  # the state holds references; the text is in the store
     assert pages and all("study measured how generators" in s["text"] for s in pages)
     assert state["counters"]["pages_read"] == len(pages)
     assert len(pages) <= overrides["url_enrich_count"] * len({r["round"] for r in state["search_results"]})

@@ -12,9 +12,9 @@ import pytest
 from support.graph_support import FlakyEngine, build, corpus_deps, run_cli
 from support.ollama_stub import SAMPLE_PASSAGES, OllamaStub, closed_port_url
 from support.research_corpus import PASSAGES, QUESTION
-from satiate.engine.model_factory import reset_model_caches
 from satiate.graph.builder import build_graph
 from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer
+from satiate.graph.deps import reset as reset_dependencies
 from satiate.graph.cli import build_parser, main
 from satiate.graph.progress import progress_line
 from satiate.graph.terminal import strip_terminal_escapes
@@ -259,9 +259,9 @@ def test_progress_lines_show_corpus_text_literally():
 # --- 6. a named model that does not answer stops the run; only 'auto' falls back --------------------------------------
 @pytest.fixture
 def model_caches():
-    reset_model_caches()
+    reset_dependencies()
     yield
-    reset_model_caches()
+    reset_dependencies()
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from support.graph_support import FlakyEngine, build, corpus_deps, run_cli, run_
 from support.research_corpus import PASSAGES, QUESTION
 from satiate.graph.checkpoint import sqlite_checkpointer
 from satiate.state.settings import Settings
-from satiate.tools.store import StoredPage, source_texts, store_for, text_owners
+from satiate.graph.deps import store_for
+from satiate.tools.store import StoredPage, source_texts, text_owners
 from satiate.tools.source_texts import SNIPPET_CHARS, TextsMissing, text_hash
 
 OTHER_QUESTION = "What did reviewers say about the Lumen kettle?"  # reads the kettle passages, not Ada Pell's

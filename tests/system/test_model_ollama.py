@@ -13,10 +13,10 @@ import pytest
 from support.ollama_stub import SAMPLE_PASSAGES, OllamaStub, chat_text, closed_port_url, task_of
 from satiate.engine.base import ResearchView
 from satiate.engine.model import ModelEngine
-from satiate.engine.model_factory import reset_model_caches
 from satiate.graph import build_graph
 from satiate.graph.cli import main
 from satiate.graph.deps import EngineUnavailable, engine_for
+from satiate.graph.deps import reset as reset_dependencies
 from satiate.state.settings import Settings
 from satiate.tools.llm.factory import chat_model_for
 from satiate.tools.llm.probe import probe_ollama
@@ -29,9 +29,9 @@ SCHEMAS = {"plan": "ModelPlan", "reflect": "ReflectionResponse", "synthesize": "
 
 @pytest.fixture(autouse=True)
 def fresh_model_caches():
-    reset_model_caches()
+    reset_dependencies()
     yield
-    reset_model_caches()
+    reset_dependencies()
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_requests_carry_the_json_schema_num_ctx_and_options(stub, corpus) -> Non
             assert body["format"]["title"] == title and body["format"]["properties"]
             assert body["options"] == {"num_ctx": 4096, "num_predict": 512, "temperature": 0.2}
             assert [m["role"] for m in body["messages"]] == ["system", "user"]
-    for body in requests["novelty"]:  # seed 001: temperature 0 and a few output tokens, plain text
+    for body in requests["novelty"]:  # design §5: temperature 0 and a few output tokens, plain text
         assert body.get("format") is None
         assert body["options"] == {"num_ctx": 4096, "num_predict": 3, "temperature": 0.0}
     for body in requests["compress"]:

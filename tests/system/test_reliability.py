@@ -98,9 +98,9 @@ def read_only(folder: Path) -> Iterator[Path]:
 
 
 def unmount(folder: Path) -> None:
-    from conftest import reset_process_caches
+    from satiate.graph.deps import reset
 
-    reset_process_caches()  # the process's cached stores hold files in the folder open
+    reset()  # the process's stores and indexes hold files in the folder open
     if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
         subprocess.run(["umount", "--lazy", str(folder)], capture_output=True)
 
@@ -212,17 +212,10 @@ def scramble_pages(path: Path) -> None:
 
 def as_a_new_process() -> None:
     """Close the indexes this process has open (their WAL is folded into the file, as when a process exits) and
-    forget its cached services, so the next run opens every file afresh."""
-    from conftest import reset_process_caches
+    forget its services, so the next run opens every file afresh."""
+    from satiate.graph.deps import reset
 
-    from satiate.tools.search import service
-
-    for cached in service._SERVICES.values():
-        for backend in cached.backends.values():
-            index = getattr(getattr(backend, "inner", backend), "index", None)
-            if index is not None:
-                index.close()
-    reset_process_caches()
+    reset()
 
 
 @pytest.mark.parametrize("how", ["header", "truncated", "pages"])

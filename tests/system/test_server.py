@@ -139,7 +139,7 @@ def sse_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
 
 
 def test_http_calls_from_the_readme(served: dict[str, Any]) -> None:
-    """The README's curl examples, sent as the same HTTP requests: the seed's /run, streaming, and job polling."""
+    """The README's curl examples, sent as the same HTTP requests: /run, streaming, and job polling."""
     body = {"assistant_id": "satiate", "input": research_input(served["corpus"])}
     with httpx.Client(base_url=served["server"].url, timeout=RUN_TIMEOUT_S) as http:
         # /run: one request, answer back (POST /runs/wait, no thread kept)

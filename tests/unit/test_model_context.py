@@ -1,4 +1,4 @@
-"""Prompts fit ``num_ctx``, and shrink when the run's token budget runs low (seed 002 §9)."""
+"""Prompts fit ``num_ctx``, and shrink when the run's token budget runs low (design §13)."""
 
 from __future__ import annotations
 

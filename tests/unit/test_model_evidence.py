@@ -20,13 +20,13 @@ from satiate.engine.evidence import EvidenceAnswer, EvidenceClaim, evidence_item
 from satiate.engine.grounding import sentence_support_problem
 from satiate.engine.model import ModelEngine
 from satiate.graph import RECURSION_LIMIT, build_graph
+from satiate.graph.deps import search_service_for
 from satiate.nodes.common import Dependencies
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.pace import CallTiming, PaceMeter, Speed, call_budget
 from satiate.tools.llm.tokens import estimate_tokens, message_text
 from support.scripted_chat import ScriptedCall, ScriptedChatModel, SimulatedClock
-from satiate.tools.search.service import search_service_for
 
 QUESTION = "Where was the founder of the Velmora Harbor Works born?"
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from satiate.graph.deps import search_service_for
 from satiate.state.settings import Settings
 from satiate.tools.search.base import RawHit, SearchFailure
-from satiate.tools.search.service import SearchService, search_cache_key, search_service_for
+from satiate.tools.search.service import SearchService, search_cache_key
 from satiate.tools.store import Store, default_store_url
 
 DAY = 86_400.0

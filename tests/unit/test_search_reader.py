@@ -1,4 +1,4 @@
-"""Seed 001's gated enrichment against a real loopback server and a real store."""
+"""Gated page reading (design §6) against a real loopback server and a real store."""
 
 from __future__ import annotations
 

@@ -431,3 +431,6 @@ class BuiltinCorpusBackend:
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
         return self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS)
+
+    def close(self) -> None:
+        self.index.close()

@@ -203,3 +203,6 @@ class LocalCorpusBackend:
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
         return self.index.search(query, max_results)
+
+    def close(self) -> None:
+        self.index.close()

@@ -1,10 +1,10 @@
 """Running one query against one backend: retries for transient failures, and a classified outcome.
 
-Outcomes are ok / empty / failed_retryable / failed_final. Error level 1 of seed 002's error handling (exponential
+Outcomes are ok / empty / failed_retryable / failed_final. Error level 1 of the error handling (design §14: exponential
 backoff with jitter, a few attempts) lives here, done by tenacity; each failed attempt is reported so the node
 can log it.
 
-Seed 000's search cache sits in front of the backends: an answer (ok or empty, never a failure) is stored under a
+The search cache (design §15) sits in front of the backends: an answer (ok or empty, never a failure) is stored under a
 hash of the backend's cache scope, the normalised query and the result count, and served again within the TTL with
 ``cached=True`` and no backend call. The clock is injectable so tests move time instead of sleeping.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,6 +92,19 @@ class SearchService:
         self.cache_ttl_s = cache_ttl_s
         self.clock = clock
 
+    @classmethod
+    def from_settings(cls, settings: Settings, store: Store | None) -> SearchService:
+        """The service the settings ask for (each backend built, its index opened), caching answers in ``store``."""
+        backends = {name: build_backend(name, settings) for name in settings.resolved_backends()}
+        return cls(backends, retry_attempts=settings.retry_attempts, store=store, cache_ttl_s=settings.cache_ttl_s)
+
+    def close(self) -> None:
+        """Close what the backends hold open (their indexes)."""
+        for backend in self.backends.values():
+            close = getattr(backend, "close", None)
+            if callable(close):
+                close()
+
     def caches(self, backend_name: str) -> bool:
         """Local corpora opt out (``cacheable = False``): they answer in milliseconds from an index that re-syncs
         when files change, which a 24 h cache would hide."""
@@ -158,8 +170,6 @@ class SearchService:
 
 
 BackendFactory = Callable[[Settings], SearchBackend]
-_SERVICES: dict[tuple, SearchService] = {}
-_SERVICES_LOCK = threading.Lock()
 
 
 def build_backend(name: str, settings: Settings) -> SearchBackend:
@@ -187,19 +197,3 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
                                 "or unset offline (--no-offline, SATIATE_OFFLINE)")
         return WebBackend(settings)
     raise ValueError(f"unknown backend {name!r}")
-
-
-def search_service_for(settings: Settings) -> SearchService:
-    """The (shared, per-process) search service for these settings; indexes open once, not per node call."""
-    from satiate.tools.store import store_for, store_url_for
-
-    key = (settings.data_dir, settings.corpus, tuple(settings.resolved_backends()), settings.offline,
-           settings.retry_attempts, store_url_for(settings), settings.cache_ttl_s, settings.web_engine,
-           settings.web_timeout_s, settings.web_circuit_cooldown_s, settings.circuit_consecutive_failures)
-    with _SERVICES_LOCK:
-        if key not in _SERVICES:
-            backends = {name: build_backend(name, settings) for name in settings.resolved_backends()}
-            store = store_for(settings) if settings.cache_ttl_s > 0 else None
-            _SERVICES[key] = SearchService(backends, retry_attempts=settings.retry_attempts, store=store,
-                                           cache_ttl_s=settings.cache_ttl_s)
-        return _SERVICES[key]
