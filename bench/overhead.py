@@ -29,17 +29,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
+from bench.environment import command_line, git_version, machine
+from bench.instruments import SleepyBackend, SpanClock, TimedEngine, timing
+from bench.report import write_outputs
 from satiate.graph import RECURSION_LIMIT, build_graph
 from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer, thread_storage
 from satiate.graph.deps import engine_for
 from satiate.nodes.common import Dependencies
 from satiate.tools.search.local_corpus import LocalCorpusBackend
 from satiate.tools.search.service import SearchService
-
-from bench.report import write_outputs
-from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
-from bench.environment import command_line, git_version, machine
-from bench.instruments import SleepyBackend, SpanClock, TimedEngine, timing
 
 PLAIN = "no checkpointer"
 DURABILITIES = {"SQLite, durability=sync": "sync", "SQLite, durability=async": "async"}

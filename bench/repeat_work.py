@@ -24,16 +24,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
 from bench.instruments import read_call_log
+from bench.report import write_outputs
 
 DELAYS_S = (0.05, 0.4, 0.15, 0.7, 0.25, 0.1, 0.5)  # uneven, so a round's branches finish at different moments
 
 
 # --- the child: one run or one resume ----------------------------------------------------------------------------------
 def child(spec: dict[str, Any]) -> dict[str, Any]:
+    from bench.instruments import CountingBackend
     from satiate.graph import RECURSION_LIMIT, build_graph
     from satiate.graph.checkpoint import sqlite_checkpointer
     from satiate.graph.deps import engine_for, store_for
@@ -41,8 +42,6 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     from satiate.state.settings import resolve_settings
     from satiate.tools.search.local_corpus import LocalCorpusBackend
     from satiate.tools.search.service import SearchService
-
-    from bench.instruments import CountingBackend
 
     settings = resolve_settings(spec["settings"])
     log = Path(spec["log"])

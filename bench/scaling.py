@@ -22,9 +22,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from bench.report import write_outputs
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions
 from bench.environment import command_line, git_version, machine
+from bench.report import write_outputs
 
 
 def max_rss_mb() -> float:

@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satiate.state.records import SourceRecord
 from satiate.tools.text import (
     SCAN_CHARS,
     STOPWORDS,
@@ -28,7 +29,6 @@ from satiate.tools.text import (
     stems,
     words,
 )
-from satiate.state.records import SourceRecord
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from satiate.engine.answer import clean_title, focus_terms, name_spans
+from satiate.state.records import SourceRecord
 from satiate.tools.text import (
     SCAN_CHARS,
     claimable,
@@ -23,7 +24,6 @@ from satiate.tools.text import (
     unique,
     words,
 )
-from satiate.state.records import SourceRecord
 
 ORGANISATION_CUES = frozenset(
     """

@@ -22,6 +22,20 @@ from satiate.engine.base import Decision, ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
 from satiate.engine.grounding import supports
 from satiate.engine.novelty import heuristic_novelty
+from satiate.state.contracts import (
+    ClaimDraft,
+    ContradictionDraft,
+    CriticGap,
+    CriticReport,
+    PlanQueryModel,
+    PlanResponse,
+    ReflectionResponse,
+    SynthesisResponse,
+    clamp_query,
+)
+from satiate.state.records import Hit, SearchRecord, SourceRecord
+from satiate.state.settings import Settings
+from satiate.tools.search.base import LOCAL_BACKENDS
 from satiate.tools.text import (
     SCAN_CHARS,
     content_terms,
@@ -37,20 +51,6 @@ from satiate.tools.text import (
     unique,
     words,
 )
-from satiate.state.contracts import (
-    ClaimDraft,
-    ContradictionDraft,
-    CriticGap,
-    CriticReport,
-    PlanQueryModel,
-    PlanResponse,
-    ReflectionResponse,
-    SynthesisResponse,
-    clamp_query,
-)
-from satiate.state.records import Hit, SearchRecord, SourceRecord
-from satiate.state.settings import Settings
-from satiate.tools.search.base import LOCAL_BACKENDS
 
 NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "none", "cannot", "without", "false", "failed"})
 CONTRAST_CUES = frozenset(

@@ -22,9 +22,9 @@ from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
 from satiate.engine.answer import clean_title, evidence_lines, expected_answer, with_subject
 from satiate.engine.grounding import sentence_support_problem, supports
-from satiate.tools.text import stems
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
+from satiate.tools.text import stems
 
 TITLE_CHARS = 80  # of a source title shown beside its sentence
 SHORT_ANSWER_CHARS = 60  # the schema's cap (a grammar stops the model there)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from satiate.tools.text import content_terms, entities, jaccard, numbers, sentences, stems
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
+from satiate.tools.text import content_terms, entities, jaccard, numbers, sentences, stems
 
 PRIMARY_SOURCE_TYPES = frozenset({"primary", "official", "peer"})
 

@@ -56,7 +56,6 @@ from satiate.engine.prompt_material import (
     source_digest,
     thin_records,
 )
-from satiate.tools.text import normalize_query, simplify_query, stems, truncate
 from satiate.prompts.loader import load_prompt, quote_data
 from satiate.state.contracts import (
     DEGRADED_NOTE,
@@ -77,6 +76,7 @@ from satiate.tools.llm.factory import with_call_options
 from satiate.tools.llm.pace import CallBudget, CallTiming, PaceMeter, call_budget
 from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured, call_text
 from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY, prompt_char_budget
+from satiate.tools.text import normalize_query, simplify_query, stems, truncate
 
 if TYPE_CHECKING:
     from satiate.tools.metrics import PrometheusExporter

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from satiate.tools.text import words
 from satiate.state.records import Hit
+from satiate.tools.text import words
 
 
 def unseen_hits(hits: Iterable[Hit], known_keys: Mapping[str, object] | set[str]) -> list[Hit]:

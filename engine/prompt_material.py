@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from satiate.engine.base import ResearchView
-from satiate.tools.text import content_terms, truncate, unique
 from satiate.prompts.loader import quote_data
 from satiate.state.records import Hit, SourceRecord, source_number
 from satiate.tools.llm.structured import OutputInvalid
+from satiate.tools.text import content_terms, truncate, unique
 
 KNOWN_ANGLES = ("question", "entity", "time_window", "source_type", "counter_argument", "breadcrumb", "gap")
 # Prompt room, not the ``min_source_chars`` setting (which decides whether read text is a source at all): a source

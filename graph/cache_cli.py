@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when the command runs, so `satiate --help` starts fast
@@ -35,7 +35,7 @@ def _when(stamp: float | None) -> str:
     if stamp is None:
         return "-"
     try:
-        return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        return datetime.fromtimestamp(stamp, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
     except (ValueError, OverflowError, OSError):  # a stamp written by a badly set clock
         return f"{stamp:.0f}"
 

@@ -329,7 +329,7 @@ def is_running(data_dir: Path, thread_id: str) -> bool:
         return False
     for path in (_lock_path(data_dir, thread_id), _writer_lock_path(checkpoint_path(data_dir), thread_id)):
         try:
-            handle = open(path, "r", encoding="utf-8")  # never created here: a store may be read-only
+            handle = open(path, encoding="utf-8")  # never created here: a store may be read-only
         except OSError:
             continue
         with handle:

@@ -17,7 +17,7 @@ import types
 import typing
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -242,8 +242,10 @@ def _preflight(settings: Any, err: Console) -> None:
     if settings.metrics_port is not None:
         from satiate.graph.deps import metrics_for
 
-        metrics_for(settings)
-        err.print(f"metrics: Prometheus on 127.0.0.1:{settings.metrics_port}", highlight=False)
+        if metrics_for(settings) is None:
+            _say(err, f"metrics: port {settings.metrics_port} could not be opened; running without metrics")
+        else:
+            err.print(f"metrics: Prometheus on 127.0.0.1:{settings.metrics_port}", highlight=False)
     _say(err, f"search: {chain}")
     for backend in service.backends.values():  # e.g. "skipped 2 malformed lines in notes.jsonl (first: line 7: ...)"
         for line in getattr(backend, "notices", []):
@@ -389,7 +391,7 @@ def command_show(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat()
+    return moment.astimezone(UTC).isoformat()
 
 
 def run_rows(saver: Any, data_dir: Path) -> list[dict[str, Any]]:
@@ -426,8 +428,8 @@ def _stored_size(saver: Any, thread_id: str, values: dict[str, Any]) -> dict[str
 
     from satiate.graph.checkpoint import thread_storage
     from satiate.graph.deps import store_for
-    from satiate.tools.store import StorageError
     from satiate.tools.source_texts import run_text_bytes
+    from satiate.tools.store import StorageError
 
     stored = thread_storage(saver, thread_id)
     checkpoint_bytes = stored.total_bytes if stored is not None else None

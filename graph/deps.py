@@ -9,6 +9,7 @@ everything (tests; a process that wants its files closed).
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -25,6 +26,8 @@ from satiate.state.settings import Settings
 from satiate.tools.reader import PageReader
 from satiate.tools.search.service import SearchService
 from satiate.tools.store import Store, store_url_for
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from satiate.tools.metrics import PrometheusExporter
@@ -132,7 +135,12 @@ def _start_exporter(settings: Settings) -> PrometheusExporter | None:
     from satiate.tools.metrics import PrometheusExporter
 
     exporter = PrometheusExporter()
-    exporter.serve(settings.metrics_port)
+    try:
+        exporter.serve(settings.metrics_port)
+    except OSError as exc:  # a taken port must not fail the run that only wanted to report on it
+        log.warning("metrics: cannot serve Prometheus on port %s (%s); running without metrics",
+                    settings.metrics_port, exc)
+        return None
     return exporter
 
 

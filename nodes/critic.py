@@ -13,7 +13,6 @@ from typing import Any
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
 from satiate.engine.policy import Signoff, judge_signoff, stop_reason
-from satiate.tools.text import normalize_query
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -28,6 +27,7 @@ from satiate.nodes.plan import as_query_plans
 from satiate.state.contracts import CriticReport
 from satiate.state.records import CriticRecord, GapRecord, OpenQuestion, QueryPlan, RoundRecord
 from satiate.state.schema import ResearchState
+from satiate.tools.text import normalize_query
 
 
 def settle_tried_gaps(report: CriticReport, executed: set[str]) -> tuple[list[GapRecord], list[OpenQuestion]]:
@@ -70,7 +70,8 @@ def plan_next_cycle(engine: ResearchEngine, state: ResearchState, view: Research
         queries = as_query_plans(decision.value.new_queries, "recheck")
         queries = [{**q, "origin": "recheck"} for q in queries]  # type: ignore[misc]
     executed = view.executed_queries()
-    return decision, [q for q in queries if normalize_query(q["query"]) not in executed]
+    fresh = [q for q in queries if normalize_query(q["query"]) not in executed]
+    return decision, fresh[: view.settings.budget.max_queries_per_round]
 
 
 def make_critic_node(deps: Dependencies):

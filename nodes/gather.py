@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from satiate.engine.canonical import canonical_key
-from satiate.tools.text import normalize_query, simplify_query
 from satiate.nodes.common import Dependencies, emit, error_record, keep_bodies
 from satiate.state.records import Hit, QueryPlan, SearchRecord, search_failed
 from satiate.state.settings import Settings
 from satiate.tools.search.base import LOCAL_BACKENDS, failure_reason
 from satiate.tools.search.service import SearchAttempt
+from satiate.tools.text import normalize_query, simplify_query
 
 WEB_UNREACHED_NOTE = "The web could not be reached ({reason}); this answer comes from {served_by} only."
 WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no other source answered."

@@ -24,7 +24,7 @@ def make_reflect_node(deps: Dependencies):
         settings = settings_of(state)
         decision = deps.engine_for(settings).reflect(view_of(state, deps.store))
         reflection = decision.value
-        queries = as_query_plans(reflection.new_queries, "reflect")
+        queries = as_query_plans(reflection.new_queries[: settings.budget.max_queries_per_round], "reflect")
         # confidence and the terms not yet covered steer nothing after this node: they are shown, not stored
         emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence, gaps=reflection.gaps,
              next_queries=[q["query"] for q in queries])

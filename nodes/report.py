@@ -6,13 +6,13 @@ and Studio get an answer that stands on its own; the other sources are listed wi
 
 from __future__ import annotations
 
-from satiate.tools.text import SCAN_CHARS, sentences, truncate
 from satiate.nodes.common import StoreFor, hydrate, settings_of
 from satiate.nodes.gather import web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
 from satiate.state.records import search_failed, source_number
 from satiate.state.schema import ResearchState
 from satiate.tools.metrics import run_metrics
+from satiate.tools.text import SCAN_CHARS, sentences, truncate
 from satiate.tools.text_safety import instruction_like
 
 
@@ -41,8 +41,9 @@ def flagged(source: dict) -> str | None:
 
 
 def cited_texts(state: ResearchState, store_for: StoreFor) -> dict[str, str]:
-    """Source id -> text for the sources the claims cite, read back from the run's store."""
-    cited = {source_id for claim in state.get("claims", []) for source_id in claim["source_ids"]}
+    """Source id -> text for every source the answer or the report cites by number (claims, disputes, key actors),
+    read back from the run's store: a reader of the result can check each [n] without the store."""
+    cited = set(citation_numbers(state))
     sources = [s for s in state.get("sources", {}).values() if s["id"] in cited]
     if not sources:
         return {}
@@ -228,8 +229,8 @@ def report_markdown(state: ResearchState) -> str:
 
 
 def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFor) -> ResearchResult:
-    """The result of a run's state; the texts of the sources its claims cite come from the store ``store_for``
-    gives for the run's settings."""
+    """The result of a run's state; the texts of the sources it cites come from the store ``store_for`` gives for
+    the run's settings."""
     numbering = citation_numbers(state)
     tags: dict[str, list[str]] = {}
     for claim in state.get("claims", []):

@@ -79,7 +79,7 @@ def parse_prompt(text: str, name: str) -> PromptTemplate:
     return template
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_prompt(task: str) -> PromptTemplate:
     """The prompt of one task, read from the installed package data."""
     if task not in TASKS:

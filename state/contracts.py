@@ -136,8 +136,8 @@ class SourceOut(BaseModel):
     n: int | None = Field(None, description="The [n] number the answer uses for this source, if cited.")
     title: str
     url: str
-    text: str | None = Field(None, description="The text read, for the sources the claims cite (so the answer can be "
-                             "checked without the store); null for the others.")
+    text: str | None = Field(None, description="The text read, for every source the answer or report cites by "
+                             "number (so each [n] can be checked without the store); null for the others.")
     backend: str
     read_kind: str
     doc_id: str | None = None

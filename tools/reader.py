@@ -24,11 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from satiate.tools.text import snippet_overlap
 from satiate.state.records import Hit
 from satiate.state.settings import Settings
 from satiate.tools.fetch import FetchedPage, PageFetcher
 from satiate.tools.store import Store, StoredPage
+from satiate.tools.text import snippet_overlap
 
 UNREADABLE = frozenset({"thin", "http_error", "unsupported"})  # the page answered: there is nothing to read
 

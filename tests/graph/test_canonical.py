@@ -139,8 +139,8 @@ def test_seed_examples():
 def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_jsonl, isolated_data_dir):
     """The false-consensus case (design §6), through gather and compress: three routes to one study, one source."""
     from satiate.graph.builder import build_graph
-    from satiate.nodes.common import Dependencies
     from satiate.graph.deps import deterministic_engine
+    from satiate.nodes.common import Dependencies
     from satiate.tools.search.base import RawHit
     from satiate.tools.search.service import SearchService
 

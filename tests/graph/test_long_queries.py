@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from support.graph_support import build, corpus_deps, run_settings
 from satiate.engine.base import ResearchView
 from satiate.engine.deterministic import DeterministicEngine
-from satiate.tools.text import entities
 from satiate.state.contracts import MAX_QUERY_CHARS, PlanQueryModel, clamp_query
 from satiate.state.settings import Settings
+from satiate.tools.text import entities
+from support.graph_support import build, corpus_deps, run_settings
 
 QUESTION = "In what film did Ada Quill play a character based on a story by a team including Tom Rowe as a writer?"
 CAST = " ".join(f"Actor{n} Surname{n} Middle{n}" for n in range(60))

@@ -27,8 +27,8 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> None:
-    from satiate.graph.deps import reset
     from satiate.graph import build_graph
+    from satiate.graph.deps import reset
 
     reset()
     corpus = write_jsonl(SAMPLE_PASSAGES)
@@ -44,8 +44,8 @@ def test_every_structured_call_is_valid_or_falls_back_cleanly(write_jsonl) -> No
 
 
 def test_the_small_profile_ends_with_an_answer_or_an_abstention_within_the_time_budget(write_jsonl) -> None:
-    from satiate.graph.deps import reset
     from satiate.graph import build_graph
+    from satiate.graph.deps import reset
 
     reset()
     corpus = write_jsonl(SAMPLE_PASSAGES)

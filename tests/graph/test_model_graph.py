@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from satiate.engine.model import ModelEngine
 from satiate.graph import RECURSION_LIMIT, build_graph
 from satiate.graph.deps import metrics_for, search_service_for
 from satiate.nodes.common import Dependencies
 from satiate.state.settings import Settings
+from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from support.scripted_chat import ScriptedCall, ScriptedChatModel
 
 QUESTION = "What is a Python generator?"

@@ -5,6 +5,7 @@ Failed searches, earlier rounds and sources already held add nothing; a web hit 
 from __future__ import annotations
 
 import pytest
+
 from satiate.engine.base import Decision
 from satiate.engine.canonical import canonical_key
 from satiate.nodes.compress import make_compress_node

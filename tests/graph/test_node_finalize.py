@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from satiate.nodes.common import error_record
 from satiate.nodes.finalize import make_finalize_node
 from satiate.nodes.synthesize import make_synthesize_node
@@ -48,16 +49,19 @@ def test_the_answer_leads_with_the_short_answer_and_the_claim_that_states_it_cit
     assert result["answer"] == answer and result["short_answer"] == finished["short_answer"]["text"]
 
 
-def test_the_result_carries_the_text_of_the_cited_sources_only(finished):
+def test_the_result_carries_the_text_of_every_source_it_numbers_and_only_those(finished):
     _, result = run(finished)
-    cited = {i for claim in finished["claims"] for i in claim["source_ids"]}
+    claimed = {i for claim in finished["claims"] for i in claim["source_ids"]}
     by_id = {s["id"]: s for s in result["sources"]}
     assert set(by_id) == {f"S{n}" for n in range(1, len(READ) + 1)}  # every source read is listed ...
-    assert cited and cited < set(by_id)
+    numbered = {i for i, source in by_id.items() if source["n"] is not None}
+    assert claimed and claimed <= numbered < set(by_id)
+    assert numbered - claimed, "the fixture should also number a source only a dispute or key actor cites"
     for number, doc_id in enumerate(READ, 1):
         source = by_id[f"S{number}"]
-        if source["id"] in cited:  # ... with its text when a claim cites it, read back from the store
-            assert source["text"] == PASSAGE[doc_id]["text"] and source["n"] is not None
+        if source["n"] is not None:  # ... with its text when the answer or report cites it, read back from the store
+            assert source["text"] == PASSAGE[doc_id]["text"]
+            assert f"[{source['n']}]" in result["answer"] + result["report"]
         else:
             assert source["text"] is None
     assert {c["claim"] for c in result["claims"]} == {c["claim"] for c in finished["claims"]}

@@ -5,6 +5,7 @@ results and keeps the rest as seen, and a thin first query gets one simplified f
 from __future__ import annotations
 
 import pytest
+
 from satiate.engine.canonical import canonical_key
 from satiate.nodes.gather import make_gather_node
 from satiate.tools.search.base import RawHit, SearchFailure

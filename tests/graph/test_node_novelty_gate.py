@@ -5,6 +5,7 @@ round whose searches all failed is "failed" (never "nothing new"), and enough fa
 from __future__ import annotations
 
 import pytest
+
 from satiate.engine.base import Decision
 from satiate.engine.policy import epsilon_draw
 from satiate.nodes.novelty_gate import make_novelty_gate_node

@@ -7,6 +7,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+
 from satiate.engine.model import ModelEngine
 from satiate.graph.deps import complete
 from satiate.nodes.common import Dependencies

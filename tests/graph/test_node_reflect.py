@@ -5,6 +5,7 @@ and each query is labelled with where it came from."""
 from __future__ import annotations
 
 import pytest
+
 from satiate.engine.base import Decision
 from satiate.nodes.common import error_record
 from satiate.nodes.reflect import make_reflect_node
@@ -94,3 +95,11 @@ def test_the_engines_queries_are_labelled_by_origin_and_its_costs_and_errors_rec
     assert update["counters"]["model_calls"] == 1 and update["error_log"] == [trouble]
     [(name, view)] = engine.calls
     assert name == "reflect" and [s["text"] for s in view.sources] == [PASSAGE["lumen"]["text"]]
+
+
+def test_the_engines_queries_are_capped_at_the_rounds_query_budget(reflect):
+    proposed = [PlanQueryModel(query=f"Harbor Works question {n}", intent="a gap", angle="gap") for n in range(9)]
+    engine = EngineWith(reflect=lambda view: Decision(
+        ReflectionResponse(sufficient=False, confidence=0.4, new_queries=proposed)))
+    update = reflect(["lumen"], engine=engine, max_queries_per_round=3)
+    assert queries(update) == [q.query for q in proposed[:3]]

@@ -5,6 +5,7 @@ gated claim that states it, and a dispute is kept only when a kept claim stands 
 from __future__ import annotations
 
 import pytest
+
 from satiate.engine.base import Decision
 from satiate.engine.grounding import supports
 from satiate.nodes.synthesize import make_synthesize_node

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-
-from support.graph_support import build, corpus_deps, run_settings, saver_at
-from support.research_corpus import PASSAGES, QUESTION
 from satiate.engine.answer import Line, evidence_covers_names, find_answer
 from satiate.engine.base import ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
@@ -17,10 +14,12 @@ from satiate.engine.deterministic import (
     search_angles,
     seen_worth_reading,
 )
-from satiate.tools.text import stems
 from satiate.graph.routing import dispatch_searches
 from satiate.nodes.gather import read_limit, split_for_reading
 from satiate.state.settings import Settings
+from satiate.tools.text import stems
+from support.graph_support import build, corpus_deps, run_settings, saver_at
+from support.research_corpus import PASSAGES, QUESTION
 
 SETTINGS = Settings(data_dir="/tmp/unused", seed=3)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from satiate.state.contracts import ResearchResult
 from support.graph_support import FlakyEngine, build, corpus_deps, run_settings, saver_at
 from support.research_corpus import QUESTION
-from satiate.state.contracts import ResearchResult
 
 
 def invoke(app, settings, thread_id="t1"):

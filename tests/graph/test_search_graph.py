@@ -8,7 +8,6 @@ import uuid
 import pytest
 from ddgs.exceptions import DDGSException
 from langgraph.checkpoint.memory import InMemorySaver
-from support.loopback_pages import LoopbackSite
 
 from satiate.graph.builder import RECURSION_LIMIT, build_graph
 from satiate.graph.deps import engine_for, store_for
@@ -18,6 +17,7 @@ from satiate.state.settings import Settings, resolve_settings
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.service import SearchService, build_backend
 from satiate.tools.search.web import WebBackend
+from support.loopback_pages import LoopbackSite
 
 FAST = {"tier": "simple", "max_cycles": 1, "max_search_rounds": 2, "seed": 7}
 QUESTION = "How do Python generators save memory?"

@@ -23,10 +23,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
-from support.studio_support import InjectedCrash, counting_dependencies, write_corpus  # noqa: E402
-
 from satiate.graph import build_graph  # noqa: E402
 from satiate.state.contracts import ResearchResult  # noqa: E402
+from support.studio_support import InjectedCrash, counting_dependencies, write_corpus  # noqa: E402
 
 QUESTION = "What is a Python generator?"
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from satiate.graph.checkpoint import sqlite_checkpointer
 from support.graph_support import FlakyEngine, build, corpus_deps, run_cli
 from support.research_corpus import QUESTION
-from satiate.graph.checkpoint import sqlite_checkpointer
 
 
 @pytest.mark.parametrize(

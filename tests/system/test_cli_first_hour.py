@@ -9,15 +9,15 @@ import sqlite3
 
 import pytest
 
+from satiate.graph.builder import build_graph
+from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer
+from satiate.graph.cli import build_parser, main
+from satiate.graph.deps import reset as reset_dependencies
+from satiate.graph.progress import progress_line
+from satiate.graph.terminal import strip_terminal_escapes
 from support.graph_support import FlakyEngine, build, corpus_deps, run_cli
 from support.ollama_stub import SAMPLE_PASSAGES, OllamaStub, closed_port_url
 from support.research_corpus import PASSAGES, QUESTION
-from satiate.graph.builder import build_graph
-from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer
-from satiate.graph.deps import reset as reset_dependencies
-from satiate.graph.cli import build_parser, main
-from satiate.graph.progress import progress_line
-from satiate.graph.terminal import strip_terminal_escapes
 
 CLEAR_SCREEN = "\x1b[2J"
 RETITLE_WINDOW = "\x1b]0;owned\x07"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from test_postgres import postgres_url  # noqa: F401  (the module-scoped cluster fixture)
+
 from support.graph_support import run_cli
 from support.research_corpus import PASSAGES, QUESTION
-from test_postgres import postgres_url  # noqa: F401  (the module-scoped cluster fixture)
 
 
 def test_list_delete_and_prune_on_postgres(capsys, write_jsonl, postgres_url, monkeypatch):  # noqa: F811

@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from support.ollama_stub import SAMPLE_PASSAGES, OllamaStub, chat_text, closed_port_url, task_of
 from satiate.engine.base import ResearchView
 from satiate.engine.model import ModelEngine
 from satiate.graph import build_graph
@@ -20,6 +19,7 @@ from satiate.graph.deps import reset as reset_dependencies
 from satiate.state.settings import Settings
 from satiate.tools.llm.factory import chat_model_for
 from satiate.tools.llm.probe import probe_ollama
+from support.ollama_stub import SAMPLE_PASSAGES, OllamaStub, chat_text, closed_port_url, task_of
 
 QUESTION = "What is a Python generator?"
 # The model-facing schemas: what each task's grammar lets the model write (engine/model_answers.py, engine/evidence.py).

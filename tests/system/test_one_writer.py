@@ -17,7 +17,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from support.research_corpus import PASSAGES, QUESTION
 
 from satiate.graph.builder import build_graph
 from satiate.graph.checkpoint import (
@@ -31,6 +30,7 @@ from satiate.graph.deps import deterministic_engine
 from satiate.nodes.common import Dependencies
 from satiate.tools.search.local_corpus import LocalCorpusBackend
 from satiate.tools.search.service import SearchService
+from support.research_corpus import PASSAGES, QUESTION
 
 CLI_PAIRS = 8
 CLI_PAIR_TIMEOUT_S = 120

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from satiate.graph.checkpoint import checkpoint_path
 from support.graph_support import run_cli
 from support.research_corpus import PASSAGES, QUESTION
-
-from satiate.graph.checkpoint import checkpoint_path
 
 FINISHED = "finished-run"
 

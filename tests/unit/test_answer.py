@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from support.graph_support import build, corpus_deps, run_settings
-from support.research_corpus import PASSAGES, QUESTION
 from satiate.engine.answer import (
     candidate_spans,
     counted_noun,
@@ -16,9 +14,11 @@ from satiate.engine.answer import (
     name_spans,
     with_subject,
 )
-from satiate.tools.text import stem, stems
 from satiate.nodes.synthesize import gated_short_answer
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
+from satiate.tools.text import stem, stems
+from support.graph_support import build, corpus_deps, run_settings
+from support.research_corpus import PASSAGES, QUESTION
 
 
 def sources_of(passages: list[dict]) -> list[dict]:

@@ -205,3 +205,13 @@ def test_dependencies_left_out_come_from_the_root_and_a_node_says_what_is_missin
              "sources": {"k": {"id": "S1", "key": "k", "text_hash": "0" * 64}}, "search_results": []}
     with pytest.raises(MissingDependency, match="store_for"):
         view_of(state, bare.store)  # type: ignore[arg-type]
+
+
+def test_a_taken_metrics_port_leaves_the_run_without_metrics_instead_of_failing_it(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert metrics_for(Settings(data_dir=str(tmp_path), metrics_port=port)) is None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from support.research_corpus import PASSAGES, QUESTION
 from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
 from satiate.engine.deterministic import angle_queries, has_conflict, same_subject
-from satiate.tools.text import claimable, entities, stem
 from satiate.state.contracts import MAX_QUERY_CHARS
+from satiate.tools.text import claimable, entities, stem
+from support.research_corpus import PASSAGES, QUESTION
 
 
 def source(source_id: str, title: str, text: str) -> dict:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ipaddress
 
 import pytest
-from support.loopback_pages import HUGE_BYTES, LoopbackSite
 
 from satiate.tools.fetch import AddressPolicy, FetchLimits, PageFetcher, address_refusal, extract_text
+from support.loopback_pages import HUGE_BYTES, LoopbackSite
 
 LIMITS = FetchLimits(timeout_s=2.0, max_bytes=200_000, max_redirects=3, min_chars=200, max_chars=20_000)
 OPEN = AddressPolicy(allow_private=True)

@@ -15,7 +15,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from support.loopback_pages import ARTICLE_SENTENCE, LoopbackSite, article_html
 
 from satiate.tools import fetch
 from satiate.tools.fetch import AddressPolicy, Extraction, FetchLimits, PageFetcher, address_refusal
@@ -23,6 +22,7 @@ from satiate.tools.html_text import drop_hidden, hidden_reason, style_hides, vis
 from satiate.tools.reader import ReadingReport
 from satiate.tools.search.local_corpus import CorpusError, LocalCorpusBackend
 from satiate.tools.text_safety import instruction_like
+from support.loopback_pages import ARTICLE_SENTENCE, LoopbackSite, article_html
 
 OPEN = AddressPolicy(allow_private=True)
 CAP = 256 * 1024

@@ -6,8 +6,8 @@ import subprocess
 import sys
 import threading
 
-from support.research_corpus import PASSAGES
 from satiate.tools.search.local_corpus import LocalCorpusBackend
+from support.research_corpus import PASSAGES
 
 
 def test_threads_opening_one_new_index_together_all_succeed(write_jsonl, isolated_data_dir):

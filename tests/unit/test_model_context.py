@@ -10,8 +10,8 @@ from satiate.engine.model import EVIDENCE_RANKED, ModelEngine
 from satiate.engine.prompt_material import source_digest, water_fill
 from satiate.state.records import SourceRecord, source_number
 from satiate.state.settings import Settings
-from satiate.tools.llm.tokens import estimate_tokens, message_text
 from satiate.tools.llm.pace import CallTiming, PaceMeter
+from satiate.tools.llm.tokens import estimate_tokens, message_text
 from support.scripted_chat import ScriptedCall, ScriptedChatModel
 
 QUESTION = "How do Python generators save memory?"

@@ -13,7 +13,6 @@ import re
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from satiate.engine.base import ResearchView
 from satiate.engine.deterministic import DeterministicEngine
 from satiate.engine.evidence import EvidenceAnswer, EvidenceClaim, evidence_items, judge_answer
@@ -26,6 +25,7 @@ from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.pace import CallTiming, PaceMeter, Speed, call_budget
 from satiate.tools.llm.tokens import estimate_tokens, message_text
+from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from support.scripted_chat import ScriptedCall, ScriptedChatModel, SimulatedClock
 
 QUESTION = "Where was the founder of the Velmora Harbor Works born?"

@@ -71,8 +71,8 @@ def test_llm_settings_accept_gguf_and_per_role_models_and_reject_junk() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is not None, reason="llama-cpp-python is installed here")
 def test_cli_with_gguf_but_no_llama_cpp_stops_with_the_install_hint(tmp_path, capsys) -> None:
-    from satiate.graph.deps import reset
     from satiate.graph.cli import main
+    from satiate.graph.deps import reset
 
     reset()
     model_file = tmp_path / "tiny.gguf"

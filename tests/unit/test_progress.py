@@ -6,8 +6,7 @@ import io
 
 from rich.console import Console
 
-from satiate.graph.progress import progress_line
-from satiate.graph.progress import ProgressView, RunTally
+from satiate.graph.progress import ProgressView, RunTally, progress_line
 
 EVENTS = [
     {"event": "plan", "queries": ["q1", "q2"], "engine": "deterministic", "backends": ["corpus"]},

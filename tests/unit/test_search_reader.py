@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.loopback_pages import LoopbackSite
 
 from satiate.engine.canonical import canonical_key
 from satiate.state.records import Hit
@@ -13,6 +12,7 @@ from satiate.state.settings import Settings
 from satiate.tools.fetch import AddressPolicy, FetchLimits, PageFetcher
 from satiate.tools.reader import PageReader, gate_by_overlap, read_web_hits
 from satiate.tools.store import Store, default_store_url
+from support.loopback_pages import LoopbackSite
 
 DAY = 86_400.0
 LONG_SNIPPET = "A long search snippet about lazy generator pipelines and memory use in Python programs. " * 3

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
-from satiate.tools.text import content_terms, unique, words
 from satiate.tools.search.base import RawHit
 from satiate.tools.store import StorageError, discard_sqlite_file, fault_kind, storage_fault
+from satiate.tools.text import content_terms, unique, words
 
 try:
     import fcntl
