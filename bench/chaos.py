@@ -160,7 +160,7 @@ def quick_check(path: Path) -> bool:
         return db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
-# --- kills -------------------------------------------------------------------------------------------------------------
+# --- kills ------------------------------------------------------------------------------------------------------------
 @dataclass
 class Bench:
     question: str
@@ -228,7 +228,7 @@ def kill_and_resume(bench: Bench, number: int, rng: random.Random) -> dict[str, 
     return row
 
 
-# --- faults ------------------------------------------------------------------------------------------------------------
+# --- faults -----------------------------------------------------------------------------------------------------------
 def fault_search(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
     """Search exceptions: transient ones (a third of the queries fail on their first attempt, the retry answers)
     must not change the ending; persistent ones (a fifth of the queries raise every time) must not stop the run,
@@ -421,7 +421,7 @@ def child(fault: dict[str, Any], argv: list[str]) -> int:
     return cli_main(argv)
 
 
-# --- the report --------------------------------------------------------------------------------------------------------
+# --- the report -------------------------------------------------------------------------------------------------------
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f} %" if whole else "–"
 
@@ -447,7 +447,8 @@ def table(summary: dict[str, Any], kills: list[dict], faults: list[dict]) -> lis
         lines += ["", "| fault | exit | one line | exact | lost data | note |", "|---|---:|:---:|:---:|:---:|---|"]
         for row in faults:
             lines.append(f"| {row['fault']}{' (' + row['how'] + ')' if row.get('how') else ''} | "
-                         f"{row.get('first_exit', row['exit'])}{' → ' + str(row['exit']) if 'first_exit' in row else ''}"
+                         f"{row.get('first_exit', row['exit'])}"
+                         f"{' → ' + str(row['exit']) if 'first_exit' in row else ''}"
                          f" | {'yes' if row.get('one_line', True) else 'no'} | {'yes' if row['exact'] else 'no'}"
                          f"{'' if row.get('exact_expected', True) else ' (not expected)'} | "
                          f"{'yes' if row['lost_data'] else 'no'} | {row.get('note', '')} |")
@@ -456,7 +457,8 @@ def table(summary: dict[str, Any], kills: list[dict], faults: list[dict]) -> lis
         lines += ["", "Kills that did not end exactly:", ""]
         lines += [f"- {row['thread']}: killed at `{row.get('stage')}`, {row.get('resumed_by')} exit {row.get('exit')}"
                   f"{', resumed at ' + str(row.get('resumed_at')) if row.get('resumed_at') else ''}"
-                  f"{', same sources' if row.get('same_sources') else ''}{', ' + str(row['error']) if row.get('error') else ''}"
+                  f"{', same sources' if row.get('same_sources') else ''}"
+                  f"{', ' + str(row['error']) if row.get('error') else ''}"
                   for row in bad]
     lines += ["", f"Reference: {summary['reference']['claims']} claims from {summary['reference']['sources']} "
               f"sources; a second uninterrupted run ended the same way: {summary['reference']['reproducible']}."]

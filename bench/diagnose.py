@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         if miss:
             answer_kinds[question.group][miss] += 1
         if misses or miss:
-            detail.append(f"- `{question.qid}` ({question.group}) {question.question}  \n  answers {list(question.answers)}"
+            detail.append(f"- `{question.qid}` ({question.group}) {question.question}  \n"
+                          f"  answers {list(question.answers)}"
                           + "".join(f"  \n  missing **{m['title']}**: {m['retrieval']}, {m['naming']}" for m in misses)
                           + (f"  \n  answer: {miss}" if miss else ""))
     lines = [f"# Diagnosis of `{args.config}` (seed {seed}), {len(runs)} questions", "",

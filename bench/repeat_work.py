@@ -32,7 +32,7 @@ from bench.report import write_outputs
 DELAYS_S = (0.05, 0.4, 0.15, 0.7, 0.25, 0.1, 0.5)  # uneven, so a round's branches finish at different moments
 
 
-# --- the child: one run or one resume ----------------------------------------------------------------------------------
+# --- the child: one run or one resume ---------------------------------------------------------------------------------
 def child(spec: dict[str, Any]) -> dict[str, Any]:
     from bench.instruments import CountingBackend
     from satiate.graph import RECURSION_LIMIT, build_graph
@@ -92,7 +92,7 @@ def finish(process: subprocess.Popen, timeout: float = 300) -> dict[str, Any]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-# --- the parent: scenarios -----------------------------------------------------------------------------------------------
+# --- the parent: scenarios --------------------------------------------------------------------------------------------
 def events(log: Path, pid: int, kind: str) -> Counter[str]:
     return Counter(query for p, event, query in read_call_log(log) if p == pid and event == kind)
 

@@ -10,8 +10,8 @@ from bench.configs import BY_NAME
 from bench.metrics import METRICS
 
 TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
-                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered",
-                 "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
+                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s",
+                 "answered", "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
 
 
 def cell(stats: dict | None, digits: int) -> str:
@@ -142,7 +142,7 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
         right.errorbar(passages["mean"], recall["mean"], xerr=passages["sd"], yerr=recall["sd"], **style)
     if bm25_curve:
         right.plot(range(1, len(bm25_curve) + 1), bm25_curve, color="grey", linewidth=1, label="one-shot BM25 recall@k")
-    for number, (config, curve) in enumerate(report.get("reading_curves", {}).items()):
+    for config, curve in report.get("reading_curves", {}).items():
         if curve and config in report["summary"]:
             # the run's reading order as a recall@k curve (flat once a run stops reading)
             colour = f"C{list(report['summary']).index(config) % 10}"
@@ -165,7 +165,8 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
         axis.grid(alpha=0.3)
     right.legend(fontsize=8, loc="lower right")
     figure.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8, frameon=False)
-    figure.suptitle(f"Multi-hop evidence recall ({report['questions']} questions, llm={report['base_settings']['llm']})")
+    figure.suptitle(f"Multi-hop evidence recall ({report['questions']} questions, "
+                    f"llm={report['base_settings']['llm']})")
     figure.tight_layout(rect=(0, 0.1, 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)

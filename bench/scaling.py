@@ -128,10 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         index, search = row["index"], row["search"]
         lines.append(
-            f"| {row['multiple']}x | {index['passages']} | {row['corpus_mb']:.1f} | {index['index_bytes'] / 2**20:.1f} | "
-            f"{index['open_s']:.2f} | {index['rss_growth_mb']:.1f} | {index['tracemalloc_peak_mb']:.1f} | "
-            f"{search['open_s']:.3f} | {search['search_mean_ms']:.2f} | {search['search_p50_ms']:.2f} | "
-            f"{search['search_p95_ms']:.2f} | {search['rss_growth_mb']:.1f} |")
+            f"| {row['multiple']}x | {index['passages']} | {row['corpus_mb']:.1f} | "
+            f"{index['index_bytes'] / 2**20:.1f} | {index['open_s']:.2f} | {index['rss_growth_mb']:.1f} | "
+            f"{index['tracemalloc_peak_mb']:.1f} | {search['open_s']:.3f} | {search['search_mean_ms']:.2f} | "
+            f"{search['search_p50_ms']:.2f} | {search['search_p95_ms']:.2f} | {search['rss_growth_mb']:.1f} |")
     lines += ["", f"Searches: the {len(queries)} benchmark questions, k={args.k}, on the already-built index (reopen "
               "= opening it and checking it is current). RSS growth = peak RSS minus the child's RSS after imports; "
               "tracemalloc sees Python objects only, not SQLite's own memory."]

@@ -74,7 +74,9 @@ _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
-DEFINITION = re.compile(r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$")
+DEFINITION = re.compile(
+    r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$"
+)
 QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
 STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
@@ -435,8 +437,8 @@ def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
     return 1.0 / (1.0 + 0.1 * distance)
 
 
-_HEAD = re.compile(r"\b(what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|are|were|did|does|do|has|had|that|which|"
-                   r"who)\b|\?|$)", flags=re.I)
+_HEAD = re.compile(r"\b(what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|are|were|did|does|do|has|had|that|"
+                   r"which|who)\b|\?|$)", flags=re.I)
 RELATIVE_LEAD = frozenset("in of at on from by to for with".split())
 
 
@@ -556,8 +558,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         if bridged.get(key, 0.0) >= best_value[key]:
             votes[key] *= 0.5
     if not votes:
-        return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences that "
-                     "speak to the question", score=top[0].score)
+        return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences "
+                     "that speak to the question", score=top[0].score)
     best = max(votes, key=lambda k: (votes[k], -len(k)))
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
@@ -676,7 +678,7 @@ def _yes_no(question: str, expected: Expected, ranked: list[Scored]) -> Found:
                              key=lambda item: item[0])
         best.append((coverage, line))
     answer = "yes" if min(c for c, _ in best) >= 0.5 else "no"
-    return Found(answer, "yes_no", [best[0][1].line, best[1][1].line], score=min(l.score for _, l in best))
+    return Found(answer, "yes_no", [best[0][1].line, best[1][1].line], score=min(s.score for _, s in best))
 
 
 def evidence_lines(question: str, sources: list[SourceRecord], limit: int) -> list[Line]:

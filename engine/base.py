@@ -26,7 +26,8 @@ T = TypeVar("T")
 
 @dataclass
 class Decision(Generic[T]):
-    """An engine's answer plus its cost: tokens, model calls, repairs/retries, and fallbacks to the deterministic engine."""
+    """An engine's answer plus its cost: tokens, model calls, repairs/retries, and fallbacks to the deterministic
+    engine."""
 
     value: T
     tokens: int = 0

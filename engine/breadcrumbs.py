@@ -68,7 +68,8 @@ def kind_of(name: str) -> str:
     return "other"
 
 
-def topical_sources(question: str, sources: list[SourceRecord], share: float = 0.1, floor: int = 8) -> list[SourceRecord]:
+def topical_sources(question: str, sources: list[SourceRecord], share: float = 0.1,
+                    floor: int = 8) -> list[SourceRecord]:
     """The sources most about the question (rarity-weighted share of its terms), where a bridge is named.
 
     Names mined from every source read drown in boilerplate (badges, changelogs, dates); the bridge of a multi-hop
@@ -136,7 +137,7 @@ def rank_breadcrumbs(
     generic = max(3, int(GENERIC_SHARE * len(topical)))
     relevance: Counter[str] = Counter()
     seen_in: dict[str, set[str]] = defaultdict(set)
-    for (source, text, terms, lead), names in zip(scanned, named):
+    for (source, _, terms, lead), names in zip(scanned, named):
         weight = sum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
         weight += ANCHOR_LEAD_BONUS * top_idf * lead
         if weight <= 0:

@@ -91,7 +91,8 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
                 planned.append(PlanQueryModel(query=name, intent=f"primary source on {name}", angle="entity"))
         elif core:
             planned.append(
-                PlanQueryModel(query=f"{core} {ANGLE_SUFFIX[angle]}", intent=f"{angle} angle on the target", angle=angle)
+                PlanQueryModel(query=f"{core} {ANGLE_SUFFIX[angle]}", intent=f"{angle} angle on the target",
+                               angle=angle)
             )
     return planned
 
@@ -269,15 +270,16 @@ class DeterministicEngine:
 
     label = "deterministic"
 
-    # --- plan -----------------------------------------------------------------------------------------------------------
+    # --- plan ---------------------------------------------------------------------------------------------------------
     def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
         candidates = angle_queries(target or view.question, search_angles(view.settings))
         queries = fresh_queries(candidates, view.executed_queries(), view.settings.budget.max_queries_per_round)
         if not queries:  # everything already asked: fall back to the simplified target so the plan is never empty
-            queries = [PlanQueryModel(query=simplify_query(target or view.question), intent="simplified", angle="question")]
+            queries = [PlanQueryModel(query=simplify_query(target or view.question), intent="simplified",
+                                      angle="question")]
         return Decision(PlanResponse(queries=queries))
 
-    # --- novelty and compression ----------------------------------------------------------------------------------------
+    # --- novelty and compression --------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
         if view.settings.novelty_measure == "evidence":
             return Decision(evidence_novelty(view, hits))
@@ -319,7 +321,7 @@ class DeterministicEngine:
         chosen.sort()
         return Decision("\n".join(f"- {text}" for _, text in chosen)[:limit])
 
-    # --- reflect --------------------------------------------------------------------------------------------------------
+    # --- reflect ------------------------------------------------------------------------------------------------------
     def reflect(self, view: ResearchView) -> Decision[ReflectionResponse]:
         """Sufficient once the answer is supported by what was read; otherwise follow the chain: the question again
         with the best bridge found (its unread results, ranked against both), then each bridge with the relation the
@@ -348,8 +350,8 @@ class DeterministicEngine:
             returned = len(record["hits"]) + len(record.get("passed_over", []))
             if record["outcome"] != "ok" or returned < settings.thin_result_count:
                 candidates.append(
-                    PlanQueryModel(query=simplify_query(record["query"]), intent=f"reformulation of '{record['query']}'",
-                                   angle=record["angle"])
+                    PlanQueryModel(query=simplify_query(record["query"]),
+                                   intent=f"reformulation of '{record['query']}'", angle=record["angle"])
                 )
         # Follow breadcrumbs (design §8), each with the relation the question asks about.
         crumbs = rank_breadcrumbs(search_form(view.question), view.sources, limit=settings.max_breadcrumbs * 3)
@@ -382,7 +384,7 @@ class DeterministicEngine:
             ReflectionResponse(sufficient=sufficient, confidence=round(confidence, 3), gaps=gaps, new_queries=queries)
         )
 
-    # --- synthesize -----------------------------------------------------------------------------------------------------
+    # --- synthesize ---------------------------------------------------------------------------------------------------
     def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
         """Extractive synthesis: the short answer and the sentences that carry it first, then the other sentences
         that speak to the question best (``engine.answer`` ranks them, two-hop chains included)."""
@@ -484,7 +486,7 @@ class DeterministicEngine:
         """Which side (0 or 1) the evidence favours, and the reason in words."""
         sides = (side_a, side_b)
         support = []
-        for source, text in sides:
+        for _, text in sides:
             others = [s for s in view.sources if s["key"] not in (side_a[0]["key"], side_b[0]["key"])]
             support.append(sum(1 for s in others if supports(text, s, view.settings.support_min_overlap)))
         if support[0] != support[1]:
@@ -519,7 +521,7 @@ class DeterministicEngine:
         confidence = "high" if len(ids) > 1 else "med"
         return ClaimDraft(claim=text, source_ids=ids, confidence=confidence)
 
-    # --- critic ---------------------------------------------------------------------------------------------------------
+    # --- critic -------------------------------------------------------------------------------------------------------
     def critique(self, view: ResearchView) -> Decision[CriticReport]:
         """Name what is missing. Once the short answer is supported by cited sentences (``answer_supported``), only
         a dispute about the answer's own sources stays material: more reading would not change the answer, so the

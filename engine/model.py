@@ -257,7 +257,7 @@ class ModelEngine:
         # Per run: the evidence the model last answered from, and the synthesis that answer became.
         self._last_answer: dict[tuple, tuple[tuple, SynthesisResponse]] = {}
 
-    # --- plan -----------------------------------------------------------------------------------------------------------
+    # --- plan ---------------------------------------------------------------------------------------------------------
     def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
         if not view.search_results and view.cycle <= 1:
             self._start_run(view)  # the first plan of a run: its time budget starts now
@@ -305,7 +305,7 @@ class ModelEngine:
             raise OutputInvalid("every query proposed was already sent; propose different queries")
         return PlanResponse(queries=queries, tier=plan.tier)
 
-    # --- novelty and compression ----------------------------------------------------------------------------------------
+    # --- novelty and compression --------------------------------------------------------------------------------------
     def novelty(self, view: ResearchView, hits: list[Hit]) -> Decision[int]:
         """Model-based novelty (design §5: temperature 0, a few output tokens, neutral 5 when no integer comes back)
         when ``novelty_mode`` is 'model'; otherwise the heuristic, with no model call."""
@@ -360,7 +360,7 @@ class ModelEngine:
         return self._decide("compress", view, build, call, lambda: self.fallback.compress(view, new_sources),
                             reserve=wanted)
 
-    # --- reflect --------------------------------------------------------------------------------------------------------
+    # --- reflect ------------------------------------------------------------------------------------------------------
     def reflect(self, view: ResearchView) -> Decision[ReflectionResponse]:
         limit = view.settings.budget.max_queries_per_round
         thin = thin_records(view)
@@ -435,7 +435,7 @@ class ModelEngine:
         return ModelReply(value, reply.calls + extra.calls, reply.tokens + extra.tokens, reply.tokens_estimated,
                           reply.repairs + extra.repairs, reply.problems)
 
-    # --- synthesize -----------------------------------------------------------------------------------------------------
+    # --- synthesize ---------------------------------------------------------------------------------------------------
     def synthesize(self, view: ResearchView) -> Decision[SynthesisResponse]:
         """The answer, written by the model from numbered sentences it cites by number; checked claim by claim.
 
@@ -549,7 +549,7 @@ class ModelEngine:
         return model_part.model_copy(update={"short_answer": found.short_answer, "answer_kind": found.answer_kind,
                                              "abstain_reason": found.abstain_reason, "claims": leading + rest})
 
-    # --- critic ---------------------------------------------------------------------------------------------------------
+    # --- critic -------------------------------------------------------------------------------------------------------
     def critique(self, view: ResearchView) -> Decision[CriticReport]:
         def build(budget: int) -> Prompt:
             template = load_prompt("critic")
@@ -588,7 +588,7 @@ class ModelEngine:
                                      query=simplify_query(view.question), priority=9.0, material=True))
         return CriticReport(gaps=gaps, signoff=not any(g.material for g in gaps))
 
-    # --- the per-call machinery -----------------------------------------------------------------------------------------
+    # --- the per-call machinery ---------------------------------------------------------------------------------------
     def _run_config(self, task: str) -> dict[str, Any]:
         return {"run_name": f"satiate.{task}", "metadata": {"satiate_task": task}, "tags": ["satiate", task]}
 

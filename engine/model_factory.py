@@ -100,7 +100,8 @@ def resolve_roles(settings: Settings) -> RoleResolution:
         if value == "auto":
             problems = found.auto_problems
             result = _probe(("auto", base_url, settings.ollama_default_model),
-                            lambda: choose_auto_model(base_url, settings.ollama_default_model, settings.probe_timeout_s))
+                            lambda: choose_auto_model(base_url, settings.ollama_default_model,
+                                                      settings.probe_timeout_s))
             if not result.ok:
                 problems.append(result.message)
                 continue
@@ -108,7 +109,8 @@ def resolve_roles(settings: Settings) -> RoleResolution:
         spec = parse_model_spec(value)
         if spec.provider == "ollama":
             result = _probe((base_url, spec.name),
-                            lambda: probe_ollama(base_url, spec.name, settings.probe_timeout_s))
+                            lambda: probe_ollama(base_url, spec.name,  # noqa: B023 _probe runs it within this iteration
+                                                 settings.probe_timeout_s))
             if not result.ok:
                 problems.append(result.message)
                 continue

@@ -35,7 +35,7 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
-# --- settings flags, generated from the settings object so there is one place for each knob ----------------------------
+# --- settings flags, generated from the settings object so there is one place for each knob ---------------------------
 def _flag_type(annotation: Any) -> tuple[Any, dict[str, Any]]:
     origin = typing.get_origin(annotation)
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -125,7 +125,7 @@ def _say(err: Console, text: str) -> None:
     err.print(strip_terminal_escapes(text), markup=False, highlight=False)
 
 
-# --- output -------------------------------------------------------------------------------------------------------------
+# --- output -----------------------------------------------------------------------------------------------------------
 def output_path(args: argparse.Namespace) -> Path | None:
     """The ``--output`` file, checked before any work is done: its suffix picks the format."""
     if not getattr(args, "output", None):
@@ -198,7 +198,7 @@ def _print_result(state_values: dict[str, Any], thread_id: str, args: argparse.N
         sys.stdout.flush()
 
 
-# --- commands -----------------------------------------------------------------------------------------------------------
+# --- commands ---------------------------------------------------------------------------------------------------------
 def _open(settings: Any, *, read_only_ok: bool = False) -> Any:
     """The run store: SQLite in the data directory, or the ``SATIATE_CHECKPOINT_URL`` (e.g. PostgreSQL); opened
     for reading when it cannot be written and ``read_only_ok`` (list, show)."""
@@ -590,7 +590,7 @@ def command_prune(args: argparse.Namespace, out: Console, err: Console) -> int:
     return EXIT_OK
 
 
-# --- the parser ---------------------------------------------------------------------------------------------------------
+# --- the parser -------------------------------------------------------------------------------------------------------
 def _add_result_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument("--agent", action="store_true",

@@ -46,7 +46,8 @@ def progress_line(event: dict[str, Any]) -> str | None:
                 f"backends {_listed(event['backends'])}")
     if kind == "search":
         cached = " (cache)" if event.get("cached") else ""
-        error = f" [red]({_text(event['error'])})[/]" if event.get("error") else ""  # ProgressView keeps it once per reason
+        # ProgressView keeps it once per reason
+        error = f" [red]({_text(event['error'])})[/]" if event.get("error") else ""
         return (f"  search \\[{_text(event['angle'])}] {_quoted(event['query'], 70)} → {_text(event['backend'])}: "
                 f"{_text(event['outcome'])}, {event['hits']} hits{cached}{error}")
     if kind == "round":

@@ -141,7 +141,8 @@ def gate_line(counters: dict[str, int], shown: int, syntheses: int) -> str:
     over = "1 synthesis" if syntheses == 1 else f"{syntheses} syntheses"
     return (f"Grounding gate, over {over}: "
             f"{plural(passed, 'claim')} passed and {cut} cut (support pass rate {rate}); the answer shows the last "
-            f"synthesis's {plural(shown, 'claim')}. {plural(counters.get('citations_unsupported', 0), 'unsupported citation')}"
+            f"synthesis's {plural(shown, 'claim')}. "
+            f"{plural(counters.get('citations_unsupported', 0), 'unsupported citation')}"
             f" and {plural(counters.get('citations_hallucinated', 0), 'hallucinated citation')} removed.")
 
 
@@ -178,7 +179,8 @@ def report_markdown(state: ResearchState) -> str:
         parts += ["## Disputed", ""]
         for item in state["contradictions"]:
             status = "resolved" if item["resolved"] else "unresolved"
-            parts.append(f"- **{item['topic']}** ({status}): {item['resolution']} {cite(item['source_ids'], numbering)}")
+            parts.append(f"- **{item['topic']}** ({status}): {item['resolution']} "
+                         f"{cite(item['source_ids'], numbering)}")
         parts.append("")
     if state.get("key_actors"):
         parts += ["## Key actors", ""]

@@ -81,7 +81,8 @@ def make_synthesize_node(deps: Dependencies):
             "contradictions": contradictions,
             "key_actors": key_actors(state["question"], view.sources),
             "claims_cut": len(gate.cut),
-            "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis") for q in synthesis.open_questions],
+            "open_questions": [OpenQuestion(question=q, reason="raised by the synthesis")
+                               for q in synthesis.open_questions],
             "counters": {"claims_passed": gate.passed, "claims_cut": len(gate.cut),
                          "citations_unsupported": gate.unsupported_citations,
                          "citations_hallucinated": len(gate.hallucinated_ids)},

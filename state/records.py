@@ -76,7 +76,8 @@ class SearchRecord(TypedDict):
     error: str | None
     duration_s: float
     breadcrumb: NotRequired[str | None]
-    passed_over: NotRequired[list[Hit]]  # returned but not read this round: "seen", read later if a bridge makes them count
+    # returned but not read this round: "seen", read later if a bridge makes them count
+    passed_over: NotRequired[list[Hit]]
 
 
 class SourceRecord(TypedDict):

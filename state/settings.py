@@ -144,7 +144,8 @@ class Settings(BaseModel):
     )
     url_enrich_count: int = Field(3, ge=0, le=50, description="Full pages read per round at most.")
     enrich_max_overlap: float = Field(
-        0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than this."
+        0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than "
+        "this."
     )
     min_source_chars: int = Field(
         200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (a 404 page, a "
@@ -230,7 +231,8 @@ class Settings(BaseModel):
         6,
         ge=0,
         le=100,
-        description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the loop.",
+        description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the "
+        "loop.",
     )
     page_max_chars: int = Field(
         20_000, ge=200, le=10_000_000, description="Characters of a read page's main text kept as the source text."
@@ -332,7 +334,9 @@ class Settings(BaseModel):
         2, ge=1, le=100, description="Passages read from a local search that follows a breadcrumb (a name found in "
         "what was read, plus the part of the question it has not answered yet).",
     )
-    max_breadcrumbs: int = Field(5, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round.")
+    max_breadcrumbs: int = Field(
+        5, ge=0, le=20, description="Breadcrumbs (entities found in sources) followed a round."
+    )
     seen_results: int = Field(
         2, ge=0, le=20, description="Passages read a round from results that earlier searches returned but did not "
         "read, when one of their sentences now ranks among the best for the question (a bridge found later can make "

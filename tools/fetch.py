@@ -7,8 +7,8 @@
   NAT64, Teredo) is judged by the IPv4 address it reaches. ``allow_private_addresses`` lifts the guard (metadata
   addresses stay refused, in every form); ``trusted_networks`` exempts named networks (an intranet wiki, a test server).
 - **Bounded.** One deadline covers the whole exchange (DNS, connect, TLS, headers, body, every redirect): each
-  socket operation gets only the time left, so a server dribbling its headers a byte a second cannot hold a fetch. A redirect
-  cap, and a byte cap on the *decoded* body: compressed bodies (gzip, deflate, and zstd when ``zstandard`` is
+  socket operation gets only the time left, so a server dribbling its headers a byte a second cannot hold a fetch. A
+  redirect cap, and a byte cap on the *decoded* body: compressed bodies (gzip, deflate, and zstd when ``zstandard`` is
   installed) are decoded here in steps of at most ``DECODE_STEP`` bytes, so a compression bomb costs the cap, not
   its expanded size; stacked (``gzip, gzip``) or unknown encodings are refused. The content type is checked before
   the body is read (HTML, XHTML and plain text only).
@@ -384,7 +384,7 @@ def body_decoder(content_encoding: str | None) -> Decoder:
     return DECODERS[codings[0]]
 
 
-# --- charsets ----------------------------------------------------------------------------------------------------------
+# --- charsets ---------------------------------------------------------------------------------------------------------
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
 
@@ -448,7 +448,7 @@ def _undeclared(raw: bytes, content_type: str) -> tuple[str, str]:
     return raw.decode("latin-1"), "latin-1"
 
 
-# --- extraction --------------------------------------------------------------------------------------------------------
+# --- extraction -------------------------------------------------------------------------------------------------------
 @functools.cache
 def _load_trafilatura() -> tuple[ModuleType | None, str | None]:
     """(trafilatura, None), or (None, why not): tried once a process, and a failure is logged once."""

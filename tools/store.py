@@ -119,7 +119,7 @@ TABLES: dict[str, Table] = {"search": search_cache, "pages": page_store}
 _TIME_COLUMN = {"search": "created_at", "pages": "fetched_at"}
 
 
-# --- storage faults, for every SQLite file satiate keeps ---------------------------------------------------------------
+# --- storage faults, for every SQLite file satiate keeps --------------------------------------------------------------
 class StorageError(RuntimeError):
     """A file satiate keeps its data in cannot be used (damaged, read-only, on a full disk); the message names the
     file and what to do, ``kind`` says which fault it is (see ``fault_kind``)."""
@@ -268,7 +268,8 @@ class Store:
         try:
             self.engine: Engine = create_engine(url, **options)
         except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-            raise SettingsError(f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be used: {exc}") from None
+            raise SettingsError(f"store_url {parsed.render_as_string(hide_password=True)!r} cannot be used: "
+                                f"{exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -302,7 +303,7 @@ class Store:
         with self._one_at_a_time, self.engine.connect() as connection:
             yield connection
 
-    # --- writing -------------------------------------------------------------------------------------------------------
+    # --- writing ------------------------------------------------------------------------------------------------------
     def _write(self, action) -> Any:
         """Run one short write transaction, retried with jittered backoff while another writer holds the lock.
 
@@ -339,7 +340,7 @@ class Store:
 
         self._write(replace)
 
-    # --- the search cache ----------------------------------------------------------------------------------------------
+    # --- the search cache ---------------------------------------------------------------------------------------------
     def cached_search(self, key: str, *, now: float, ttl_s: float) -> list[dict[str, Any]] | None:
         """The stored hits of a search still fresh at ``now``, else None."""
         with self._reading() as connection:
@@ -355,7 +356,7 @@ class Store:
         self._upsert(search_cache, dict(key=key, backend=backend, query=query, max_results=max_results, hits=hits,
                                         created_at=now))
 
-    # --- the page store ------------------------------------------------------------------------------------------------
+    # --- the page store -----------------------------------------------------------------------------------------------
     def page(self, key: str, *, now: float, ttl_s: float) -> StoredPage | None:
         """The stored page under this canonical key if fetched within the TTL, else None."""
         with self._reading() as connection:
@@ -367,7 +368,7 @@ class Store:
     def put_page(self, page: StoredPage) -> None:
         self._upsert(page_store, dict(page.__dict__))
 
-    # --- source texts --------------------------------------------------------------------------------------------------
+    # --- source texts -------------------------------------------------------------------------------------------------
     def keep_texts(self, owner: str, texts: Mapping[str, str], *, now: float) -> None:
         """Store each text under its hash (once, whoever stores it first) and record that ``owner`` uses it, in one
         transaction, so no run ever holds a reference whose text was not saved."""
@@ -499,7 +500,7 @@ class Store:
         with self._reading() as connection:
             return set(connection.execute(select(text_owners.c.owner).distinct()).scalars())
 
-    # --- maintenance ---------------------------------------------------------------------------------------------------
+    # --- maintenance --------------------------------------------------------------------------------------------------
     def stats(self, *, now: float, ttl_s: float) -> dict[str, TableStats]:
         found: dict[str, TableStats] = {}
         with self._reading() as connection:
@@ -520,7 +521,9 @@ class Store:
         for name in tables:
             table = TABLES[name]
             stamp = table.c[_TIME_COLUMN[name]]
-            deleted[name] = self._write(lambda c, t=table, s=stamp: c.execute(delete(t).where(s <= now - ttl_s)).rowcount)
+            deleted[name] = self._write(
+                lambda c, t=table, s=stamp: c.execute(delete(t).where(s <= now - ttl_s)).rowcount
+            )
         return deleted
 
     def size_bytes(self) -> int | None:

@@ -27,7 +27,8 @@ def url_parts(draw) -> dict:
     return {
         "scheme": draw(st.sampled_from(["http", "https"])),
         "www": draw(st.booleans()),
-        "host": ".".join(draw(st.lists(LABEL, min_size=1, max_size=3))) + "." + draw(st.sampled_from(["com", "org", "io"])),
+        "host": (".".join(draw(st.lists(LABEL, min_size=1, max_size=3))) + "."
+                 + draw(st.sampled_from(["com", "org", "io"]))),
         "port": draw(st.one_of(st.none(), st.integers(1, 65535))),
         "path": draw(st.lists(SEGMENT, max_size=4)),
         "slash": draw(st.booleans()),

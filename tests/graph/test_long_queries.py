@@ -16,7 +16,8 @@ PASSAGES = [
      "text": f"Ada Quill is an English actor. Ada Quill appeared alongside {CAST} In The Long Film Of Everything. "
              "Ada Quill played the Captain in Harbour Lights, a film based on a story by a writing team."},
     {"doc_id": "rowe", "title": "Tom Rowe",
-     "text": f"Tom Rowe was a writer in a team with {CAST} And Many Others. The team wrote the story of Harbour Lights."},
+     "text": f"Tom Rowe was a writer in a team with {CAST} And Many Others. The team wrote the story of Harbour "
+             "Lights."},
 ]
 
 

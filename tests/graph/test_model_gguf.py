@@ -17,8 +17,8 @@ import pytest
 from support.ollama_stub import SAMPLE_PASSAGES
 
 GGUF = os.environ.get("SATIATE_TEST_GGUF", "")
-EXPECTED_MODEL_ERRORS = {"model_output_invalid", "model_timeout", "model_error", "model_time_budget", "model_time_limit",
-                         "model_claim_cut",
+EXPECTED_MODEL_ERRORS = {"model_output_invalid", "model_timeout", "model_error", "model_time_budget",
+                         "model_time_limit", "model_claim_cut",
                          "model_answer_ungrounded"}
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None or not Path(GGUF).is_file(),

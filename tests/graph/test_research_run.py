@@ -114,7 +114,8 @@ def test_planted_contradiction_is_resolved_and_counter_argument_is_cited(corpus,
     result = ResearchResult.model_validate(output["result"])
     doc_of = {s.id: s.doc_id for s in result.sources}
     # 1987 (plain, Harbor Works page) against 1991 (a hedged press profile): adjudicated, not appended
-    dispute = next(c for c in result.contradictions if {doc_of[i] for i in c["source_ids"]} == {"harbor", "harbor-press"})
+    dispute = next(c for c in result.contradictions
+                   if {doc_of[i] for i in c["source_ids"]} == {"harbor", "harbor-press"})
     assert dispute["resolved"] and [doc_of[i] for i in dispute["favoured_ids"]] == ["harbor"]
     assert "1991" not in result.answer and "1987" in result.answer
     assert "## Disputed" in result.report

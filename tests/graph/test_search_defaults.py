@@ -19,6 +19,7 @@ from satiate.state.settings import SettingsError, resolve_settings
 from satiate.tools.search.base import failure_reason
 from satiate.tools.search.service import SearchService, build_backend
 from satiate.tools.search.web import WebBackend
+from support.research_corpus import GENERATOR_PASSAGES
 
 FAST = {"tier": "simple", "max_cycles": 1, "max_search_rounds": 2, "seed": 7}
 QUESTION = "How do Python generators save memory?"
@@ -85,12 +86,7 @@ def run_streamed(deps: Dependencies, settings: dict) -> tuple[dict, str]:
 
 
 def test_web_down_is_said_once_and_the_answer_says_where_it_came_from(write_jsonl, isolated_data_dir):
-    corpus = write_jsonl([
-        {"doc_id": "gen", "title": "Generators", "text": "Python generators yield items one at a time, so they save "
-         "memory compared with building a full list. " * 4},
-        {"doc_id": "iter", "title": "Iterators", "text": "An iterator returns successive items; generators are the "
-         "simplest way to write one and they keep memory use low. " * 4},
-    ])
+    corpus = write_jsonl(GENERATOR_PASSAGES)
     overrides = {**FAST, "backends": ["web", "corpus"], "corpus": str(corpus), "offline": False}
     settings = resolve_settings(overrides)
     web = WebBackend(settings, client_factory=lambda timeout: DnsDown())

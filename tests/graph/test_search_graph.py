@@ -1,4 +1,5 @@
-"""The search layer inside the real graph: warm-cache reruns, the visible fallback when the web is down, page reading."""
+"""The search layer inside the real graph: warm-cache reruns, the visible fallback when the web is down, page
+reading."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from satiate.tools.search.base import RawHit
 from satiate.tools.search.service import SearchService, build_backend
 from satiate.tools.search.web import WebBackend
 from support.loopback_pages import LoopbackSite
+from support.research_corpus import GENERATOR_PASSAGES
 
 FAST = {"tier": "simple", "max_cycles": 1, "max_search_rounds": 2, "seed": 7}
 QUESTION = "How do Python generators save memory?"
@@ -50,7 +52,8 @@ def run(deps: Dependencies, settings: dict) -> dict:
 
 def service_with(settings: Settings, web) -> SearchService:
     """The run's service with ``web`` standing in for DuckDuckGo (settings resolved with the test's data dir)."""
-    backends = {name: (web if name == "web" else build_backend(name, settings)) for name in settings.resolved_backends()}
+    backends = {name: (web if name == "web" else build_backend(name, settings))
+                for name in settings.resolved_backends()}
     return SearchService(backends, retry_attempts=3, retry_initial_wait=0, retry_max_wait=0,
                          store=store_for(settings), cache_ttl_s=settings.cache_ttl_s)
 
@@ -72,12 +75,7 @@ def test_warm_cache_rerun_of_a_question_makes_no_backend_call(isolated_data_dir)
 
 
 def test_web_down_falls_back_to_the_next_backend_visibly(write_jsonl, isolated_data_dir):
-    corpus = write_jsonl([
-        {"doc_id": "gen", "title": "Generators", "text": "Python generators yield items one at a time, so they save "
-         "memory compared with building a full list. " * 4},
-        {"doc_id": "iter", "title": "Iterators", "text": "An iterator returns successive items; generators are the "
-         "simplest way to write one and they keep memory use low. " * 4},
-    ])
+    corpus = write_jsonl(GENERATOR_PASSAGES)
     overrides = {**FAST, "backends": ["web", "corpus"], "corpus": str(corpus)}
     settings = resolve_settings(overrides)
 

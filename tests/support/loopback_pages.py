@@ -35,7 +35,8 @@ def article_html(name: str, sentences: int = 12) -> str:
     body = "".join(ARTICLE_SENTENCE.format(name=name) for _ in range(sentences))
     return (f"<html><head><title>Article {name}</title></head><body>"
             f"<nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
-            f"<article><h1>Article {name}</h1><p>{body}</p><p>Second paragraph about {name} and iterators.</p></article>"
+            f"<article><h1>Article {name}</h1><p>{body}</p>"
+            f"<p>Second paragraph about {name} and iterators.</p></article>"
             f"<footer>Copyright footer text</footer></body></html>")
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-# --- the brain -----------------------------------------------------------------------------------------------------------
+# --- the brain --------------------------------------------------------------------------------------------------------
 _TASK = re.compile(r"^Task: (\w+)\.", re.M)
 FOLLOW_UP_QUERY = "itertools islice chain"  # finds the one sample passage the question's own searches miss
 _SOURCE = re.compile(r'<source id="([^"]+)"[^>]*>\n(.*?)\n</source>', re.S)
@@ -88,7 +88,7 @@ def chat_text(messages: list[dict]) -> str:
     return "\n".join(str(m.get("content", "")) for m in messages)
 
 
-# --- the server ----------------------------------------------------------------------------------------------------------
+# --- the server -------------------------------------------------------------------------------------------------------
 class OllamaStub:
     """``with OllamaStub() as stub:`` serves on ``stub.url``; ``stub.requests`` records (path, body) of each request."""
 
@@ -208,7 +208,7 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-# --- a small corpus the model tests research ------------------------------------------------------------------------------
+# --- a small corpus the model tests research --------------------------------------------------------------------------
 SAMPLE_PASSAGES = [
     {"doc_id": "gen-basics", "title": "Generator functions",
      "text": "A generator function in Python is a function that contains a yield statement. Calling a generator "

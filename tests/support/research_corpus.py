@@ -11,7 +11,8 @@ QUESTION = "Who founded the company that makes the Lumen kettle?"
 PASSAGES = [
     {"doc_id": "lumen", "title": "Lumen kettle",
      "text": "The Lumen kettle is a stainless steel electric kettle designed in 2015. The Lumen kettle is made by "
-             "Harbor Works, a small appliance maker based in Bristol. It boils one litre of water in about three minutes."},
+             "Harbor Works, a small appliance maker based in Bristol. It boils one litre of water in about three "
+             "minutes."},
     {"doc_id": "harbor", "title": "Harbor Works",
      "text": "Harbor Works was founded in 1987 by the engineer Ada Pell in Bristol. The firm began by repairing ship "
              "pumps and moved into kitchen appliances in the 1990s."},
@@ -33,4 +34,13 @@ PASSAGES = [
     {"doc_id": "bristol", "title": "Bristol",
      "text": "Bristol is a city in south west England with a long maritime history. Its harbour was once one of the "
              "busiest ports in Britain."},
+]
+
+
+# Two passages on one topic, long enough to count as sources: the corpus behind the web-down fallback tests.
+GENERATOR_PASSAGES = [
+    {"doc_id": "gen", "title": "Generators", "text": "Python generators yield items one at a time, so they save "
+     "memory compared with building a full list. " * 4},
+    {"doc_id": "iter", "title": "Iterators", "text": "An iterator returns successive items; generators are the "
+     "simplest way to write one and they keep memory use low. " * 4},
 ]

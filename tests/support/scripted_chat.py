@@ -96,7 +96,8 @@ class SimulatedClock:
 
 
 class ScriptedChatModel(BaseChatModel):
-    """Replays ``replies`` in order, or asks ``responder(call)``; an Exception reply is raised (e.g. httpx.ConnectError)."""
+    """Replays ``replies`` in order, or asks ``responder(call)``; an Exception reply is raised (e.g.
+    httpx.ConnectError)."""
 
     model_name: str = "scripted"
     temperature: float | None = None

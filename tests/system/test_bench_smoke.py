@@ -28,8 +28,8 @@ GRAPH_CONFIGS = ("dual_search", "fixed3_single", "fixed3_fanout", "satiate", "no
 # the short answer's EM and F1, the answer in the first sentence, abstentions; plus the equal-budget comparisons.
 GRAPH_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "recall_at_10", "bm25_at_10", "recall_at_20",
                  "bm25_at_20", "recall_at_40", "bm25_at_40", "seen_recall", "cited_recall", "passages",
-                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s", "answered", "answer_found",
-                 "first_found", "short_em", "short_f1", "abstained")
+                 "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s",
+                 "answered", "answer_found", "first_found", "short_em", "short_f1", "abstained")
 BM25_METRICS = ("recall", "all_gold", "recall_kstar", "passages", "searches", "wall_s")
 QUESTIONS = 3
 

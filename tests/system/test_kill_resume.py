@@ -56,7 +56,8 @@ def log_lines(log: Path) -> list[tuple[str, str]]:
 
 
 def ended_before(log: Path, moment: float) -> set[str]:
-    return {entry[1] for entry in map(json.loads, log.read_text().splitlines()) if entry[0] == "end" and entry[2] < moment}
+    return {entry[1] for entry in map(json.loads, log.read_text().splitlines())
+            if entry[0] == "end" and entry[2] < moment}
 
 
 def test_sigkill_mid_gather_then_resume_in_a_new_process(tmp_path, write_jsonl, isolated_data_dir):

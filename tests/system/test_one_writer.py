@@ -141,7 +141,7 @@ def test_in_memory_savers_are_guarded_within_the_process():
         pass
 
 
-# --- the CLI: two real processes started together ----------------------------------------------------------------------
+# --- the CLI: two real processes started together ---------------------------------------------------------------------
 # Each worker process imports everything once, then runs `satiate run` (cli.main) on the thread ID it reads from
 # stdin; both workers get the same ID at the same moment, so each pair is a race between two processes.
 WORKER = r"""

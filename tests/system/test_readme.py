@@ -31,7 +31,8 @@ def default_text(name: str) -> str:
 
 
 def settings_rows() -> list[str]:
-    return [f"| `{name}` | {default_text(name)} | {field.description} |" for name, field in Settings.model_fields.items()]
+    return [f"| `{name}` | {default_text(name)} | {field.description} |"
+            for name, field in Settings.model_fields.items()]
 
 
 def test_the_first_screen_gives_the_two_commands_that_work_on_a_fresh_machine() -> None:
@@ -47,8 +48,8 @@ def test_the_first_screen_gives_the_two_commands_that_work_on_a_fresh_machine() 
 
 def test_the_settings_table_lists_every_setting_as_it_is() -> None:
     missing = [row for row in settings_rows() if row not in README]
-    assert not missing, "README settings table is out of date; regenerate with python tests/system/test_readme.py:\n" + \
-        "\n".join(missing)
+    assert not missing, ("README settings table is out of date; regenerate with "
+                         "python tests/system/test_readme.py:\n" + "\n".join(missing))
 
 
 def reducer_label(annotation: object) -> str:

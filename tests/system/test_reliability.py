@@ -45,7 +45,7 @@ def finished(capsys, corpus: Path, isolated_data_dir: Path) -> dict:
     return json.loads(out)
 
 
-# --- a damaged or truncated checkpoint store ----------------------------------------------------------------------------
+# --- a damaged or truncated checkpoint store --------------------------------------------------------------------------
 def damage(path: Path, how: str) -> None:
     if how == "header":  # "file is not a database"
         with path.open("r+b") as handle:
@@ -67,10 +67,11 @@ def test_a_damaged_checkpoint_store_is_one_line_naming_it_and_the_fix(capsys, co
         assert_one_line(err, str(store), "is damaged", f"mv {store} {store}.damaged", ".recover")
 
 
-# --- a read-only data directory -----------------------------------------------------------------------------------------
+# --- a read-only data directory ---------------------------------------------------------------------------------------
 @contextmanager
 def read_only(folder: Path) -> Iterator[Path]:
-    """The folder, read-only. As root (whom file modes do not stop) a read-only bind mount of it; otherwise its modes."""
+    """The folder, read-only. As root (whom file modes do not stop) a read-only bind mount of it; otherwise its
+    modes."""
     if os.geteuid() != 0:
         paths = [folder, *folder.rglob("*")]
         modes = {path: path.stat().st_mode for path in paths if not path.is_symlink()}
@@ -122,7 +123,7 @@ def test_a_read_only_store_can_be_listed_and_shown_and_refuses_writes_in_one_lin
         assert_one_line(err, str(folder), "cannot be written")
 
 
-# --- a full disk --------------------------------------------------------------------------------------------------------
+# --- a full disk ------------------------------------------------------------------------------------------------------
 def big_corpus(write_jsonl) -> Path:
     """About 2 MB of text: its index does not fit on the small disks below."""
     words = "kettle harbor founder engineer appliance bristol pump navy yard review water litre".split()
@@ -195,7 +196,7 @@ def test_a_full_disk_while_checkpointing_stops_in_one_line_and_the_run_resumes(c
     assert json.loads(out)["answer"] == finished["answer"]  # the steps before the full disk were kept
 
 
-# --- derived data: a damaged corpus index or search cache is rebuilt ------------------------------------------------------
+# --- derived data: a damaged corpus index or search cache is rebuilt --------------------------------------------------
 def index_file(data_dir: Path, corpus: Path) -> Path:
     [path] = (data_dir / "corpora").glob(f"{corpus.stem}-*.sqlite")
     return path
@@ -241,7 +242,7 @@ def test_a_damaged_search_cache_is_started_afresh(capsys, caplog, corpus, finish
     assert any("search cache" in message and "damaged" in message for message in caplog.messages)
 
 
-# --- item 7 leftovers: the data directory, integer settings -------------------------------------------------------------
+# --- item 7 leftovers: the data directory, integer settings -----------------------------------------------------------
 def test_a_data_directory_that_is_a_file_is_one_line(capsys, corpus, tmp_path):
     a_file = tmp_path / "not-a-folder"
     a_file.write_text("x")

@@ -30,7 +30,7 @@ def no_dns(host: str, port: int) -> list[str]:
     raise AssertionError(f"the resolver must not be asked for {host}")
 
 
-# --- outcomes --------------------------------------------------------------------------------------------------------------
+# --- outcomes ---------------------------------------------------------------------------------------------------------
 def test_article_is_read_as_main_text_without_boilerplate(site, fetcher):
     page = fetcher.fetch(site.url("/article/alpha"))
     assert page.outcome == "read" and page.status == 200 and page.content_type == "text/html"
@@ -99,8 +99,9 @@ def test_unreachable_host_is_a_failure_not_an_exception():
     assert page.outcome == "failed" and "cannot resolve nowhere.invalid" in page.error
 
 
-# --- the SSRF guard ----------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("url", ["ftp://example.com/file", "file:///etc/passwd", "gopher://example.com/", "example.com"])
+# --- the SSRF guard ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("url", ["ftp://example.com/file", "file:///etc/passwd", "gopher://example.com/",
+                                 "example.com"])
 def test_only_http_and_https_are_fetched(url):
     page = PageFetcher(LIMITS, AddressPolicy(), resolver=no_dns).fetch(url)
     assert page.outcome == "refused" and "only http and https" in page.error
@@ -173,8 +174,9 @@ def test_metadata_address_stays_refused_even_when_private_addresses_are_allowed(
     assert page.outcome == "refused" and "metadata" in page.error
 
 
-# --- extraction ----------------------------------------------------------------------------------------------------------------
+# --- extraction -------------------------------------------------------------------------------------------------------
 def test_extraction_falls_back_to_the_stdlib_extractor_when_trafilatura_finds_nothing():
-    html = "<html><head><title>Table only</title></head><body><table><tr><td>" + "cell words " * 40 + "</td></tr></table></body></html>"
+    html = ("<html><head><title>Table only</title></head><body><table><tr><td>" + "cell words " * 40
+            + "</td></tr></table></body></html>")
     title, text = extract_text(html, "text/html")
     assert "cell words" in text and title

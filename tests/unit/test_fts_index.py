@@ -12,20 +12,20 @@ from support.research_corpus import PASSAGES
 
 def test_threads_opening_one_new_index_together_all_succeed(write_jsonl, isolated_data_dir):
     corpus = write_jsonl(PASSAGES * 1)
+
+    def open_index(barrier, data_dir, results) -> None:
+        barrier.wait()
+        try:
+            backend = LocalCorpusBackend(corpus, data_dir)
+            results.append(backend.index.count())
+        except Exception as exc:  # recorded, so the assertion names it
+            results.append(exc)
+
     for attempt in range(5):  # a fresh index each time: the race is in creating and filling it
         data_dir = isolated_data_dir / f"attempt-{attempt}"
         barrier = threading.Barrier(8)
         results: list[object] = []
-
-        def open_index() -> None:
-            barrier.wait()
-            try:
-                backend = LocalCorpusBackend(corpus, data_dir)
-                results.append(backend.index.count())
-            except Exception as exc:  # recorded, so the assertion names it
-                results.append(exc)
-
-        threads = [threading.Thread(target=open_index) for _ in range(8)]
+        threads = [threading.Thread(target=open_index, args=(barrier, data_dir, results)) for _ in range(8)]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -38,7 +38,8 @@ def source(number: int, title: str, text: str) -> SourceRecord:
 
 SOURCES = [
     source(1, "Velmora Harbor Works", "The Velmora Harbor Works were founded in 1882 by Ada Pell. The works built "
-           "fishing boats for the northern coast of the island. Its breakwater is 17 metres high and shelters the yard."),
+           "fishing boats for the northern coast of the island. Its breakwater is 17 metres high and shelters the "
+           "yard."),
     source(2, "Ada Pell", "Ada Pell was born in Dunmore in 1850. She trained as a shipwright in Glasgow before "
            "founding her own yard."),
     source(3, "Dunmore", "Dunmore is a small town on the river Aske. The town is known for its annual boat festival."),
@@ -73,7 +74,7 @@ def good_answer(call: ScriptedCall) -> str:
                   ([ids["born"]], "Ada Pell was born in Dunmore."), short="Dunmore")
 
 
-# --- the pure check ----------------------------------------------------------------------------------------------------
+# --- the pure check ---------------------------------------------------------------------------------------------------
 def test_a_claim_rests_only_on_the_sentences_it_cites() -> None:
     cited = ["Ada Pell: Ada Pell was born in Dunmore in 1850."]
     assert sentence_support_problem("Pell was born in 1850 in the town of Dunmore.", cited, 0.6) is None
@@ -110,7 +111,7 @@ def test_a_short_answer_no_kept_claim_states_is_not_kept() -> None:
     assert "Glasgow" in judged.answer_problem
 
 
-# --- through the engine ------------------------------------------------------------------------------------------------
+# --- through the engine -----------------------------------------------------------------------------------------------
 def test_a_correct_paraphrase_is_the_answer_with_source_ids_from_its_sentences() -> None:
     settings = Settings()
     model = ScriptedChatModel(responder=good_answer)
@@ -175,7 +176,7 @@ def test_the_same_sentences_are_not_asked_twice_in_one_run() -> None:
     assert again.value == first.value
 
 
-# --- budgets that follow the model's speed -------------------------------------------------------------------------------
+# --- budgets that follow the model's speed ----------------------------------------------------------------------------
 def test_call_budget_shrinks_the_prompt_for_a_slow_model_and_refuses_a_call_that_cannot_fit() -> None:
     def budget(speed: Speed, seconds: float):
         return call_budget(num_ctx=8192, output_cap=1024, output_expected=320, output_floor=140, prompt_floor=500,
@@ -248,14 +249,15 @@ def test_with_the_time_nearly_spent_an_earlier_model_answer_of_the_run_is_kept()
     first = engine.synthesize(view_of(settings))
     assert len(model.calls) == 1 and first.value.short_answer == "Dunmore"
     clock.advance(150)
-    more = view_of(settings, SOURCES + [source(9, "Pell family", "Ada Pell was born in a house by the harbor of Dunmore.")])
+    more = view_of(settings,
+                   SOURCES + [source(9, "Pell family", "Ada Pell was born in a house by the harbor of Dunmore.")])
     later = engine.synthesize(more)
     assert len(model.calls) == 1 and later.fallbacks == 0
     assert later.value.short_answer == "Dunmore" and later.errors[0]["type"] == "model_time_budget"
     assert "earlier synthesis of this run" in later.errors[0]["message"]
 
 
-# --- the small-model profile through the graph ---------------------------------------------------------------------------
+# --- the small-model profile through the graph ------------------------------------------------------------------------
 def test_the_small_profile_asks_the_model_only_for_the_answer(write_jsonl) -> None:
     corpus = write_jsonl(SAMPLE_PASSAGES)
     model = ScriptedChatModel(responder=lambda call: brain_answer(call.text))
@@ -281,8 +283,8 @@ def test_the_small_profile_leaves_verdict_questions_to_the_deterministic_compari
     answers = {}
     for profile in ("small", "full"):
         settings = Settings(model_profile=profile)
-        model = ScriptedChatModel(responder=lambda call: answer(([ids_of(call)["born"]], "Ada Pell was born in Dunmore."),
-                                                                short="yes"))
+        model = ScriptedChatModel(responder=lambda call: answer(([ids_of(call)["born"]],
+                                                                 "Ada Pell was born in Dunmore."), short="yes"))
         answers[profile] = (ModelEngine(model, settings, pace=PaceMeter()).synthesize(
             view_of(settings, question=question)), len(model.calls))
     decision, calls = answers["small"]
@@ -302,15 +304,17 @@ def test_the_answer_schema_lets_a_grammar_write_only_shown_ids_and_for_yes_no_on
     assert named["maxLength"] == 60 and "enum" not in named
 
 
-# --- schemas that force content (the full profile's planner and critic) --------------------------------------------------
+# --- schemas that force content (the full profile's planner and critic) -----------------------------------------------
 def test_a_plan_of_the_question_alone_and_a_bare_sign_off_are_sent_back() -> None:
     settings = Settings(seed=2)
     lone = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"}],
                        "tier": "simple"})
     echo = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"},
-                                   {"query": QUESTION.lower(), "intent": "again", "angle": "entity"}], "tier": "simple"})
+                                   {"query": QUESTION.lower(), "intent": "again", "angle": "entity"}],
+                       "tier": "simple"})
     good = json.dumps({"queries": [{"query": QUESTION, "intent": "the question", "angle": "question"},
-                                   {"query": "Ada Pell shipwright birthplace", "intent": "the founder", "angle": "entity"}],
+                                   {"query": "Ada Pell shipwright birthplace", "intent": "the founder",
+                                    "angle": "entity"}],
                        "tier": "simple"})
     model = ScriptedChatModel([lone, echo, good])
     decision = ModelEngine(model, settings, pace=PaceMeter()).plan(view_of(settings), QUESTION)

@@ -1,4 +1,5 @@
-"""The CLI's progress view: the totals it keeps from streamed events, plain lines off a terminal, a live footer on one."""
+"""The CLI's progress view: the totals it keeps from streamed events, plain lines off a terminal, a live footer on
+one."""
 
 from __future__ import annotations
 

@@ -15,7 +15,8 @@ DNS_ERROR = DDGSException(DDGSException(
     "DNS error: no records found for Query { name: Name(\"html.duckduckgo.com.\"), query_type: A, query_class: IN }')"
 ))
 ROWS = [
-    {"title": "Generators", "href": "https://docs.python.org/3/glossary.html#term-generator", "body": "A function which returns a generator iterator."},
+    {"title": "Generators", "href": "https://docs.python.org/3/glossary.html#term-generator",
+     "body": "A function which returns a generator iterator."},
     {"title": "No link", "href": "", "body": "dropped: nothing to cite"},
     {"title": "PEP 255", "href": "https://peps.python.org/pep-0255/", "body": "Simple generators."},
 ]

@@ -67,7 +67,8 @@ def probe_ollama(base_url: str, model: str, timeout_s: float) -> ProbeResult:
         return _no_server(base_url, error)
     if response.status_code == 404:
         return ProbeResult(False, "model_missing",
-                           f"Ollama at {base_url} does not have the model '{model}'; pull it with `ollama pull {model}`",
+                           f"Ollama at {base_url} does not have the model '{model}'; "
+                           f"pull it with `ollama pull {model}`",
                            base_url, model)
     if response.status_code != 200:
         detail = response.text[:200].strip()

@@ -60,9 +60,10 @@ class Parsed(Generic[M]):
     repairs: tuple[str, ...] = ()
 
 
-# --- cleaning the text -------------------------------------------------------------------------------------------------
+# --- cleaning the text ------------------------------------------------------------------------------------------------
 def strip_reasoning(text: str) -> str:
-    """Remove ``<think>…</think>`` blocks; a lone closing tag (the opening one was in the template) cuts what precedes it."""
+    """Remove ``<think>…</think>`` blocks; a lone closing tag (the opening one was in the template) cuts what precedes
+    it."""
     cleaned = _CLOSED_REASONING.sub("", text)
     cleaned = _STRAY_CLOSE.sub("", cleaned, count=1)
     return _OPEN_REASONING.sub("", cleaned).strip()
@@ -113,7 +114,8 @@ def _drop_trailing_comma(out: list[str]) -> None:
 
 
 def repair_json(text: str) -> str:
-    """Turn near-JSON into JSON: quotes, Python literals, bare keys and words, comments, trailing commas, cut-off ends."""
+    """Turn near-JSON into JSON: quotes, Python literals, bare keys and words, comments, trailing commas, cut-off
+    ends."""
     out: list[str] = []
     stack: list[str] = []
     quote: str | None = None
@@ -214,7 +216,7 @@ def find_json(text: str) -> tuple[Any, list[str]]:
     raise OutputInvalid(f"the reply contains no JSON object (it starts: {shown!r})" if shown else "the reply was empty")
 
 
-# --- fitting the data to the schema ------------------------------------------------------------------------------------
+# --- fitting the data to the schema -----------------------------------------------------------------------------------
 def snake_key(key: str) -> str:
     key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key.strip())
     return re.sub(r"[^0-9a-zA-Z]+", "_", key).strip("_").lower()
@@ -330,7 +332,7 @@ def _drop_bad_items(data: Any, errors: list[dict]) -> list[str]:
             if isinstance(loc[depth], int):
                 targets[loc[: depth + 1]] = 1
                 break
-    for loc in sorted(targets, key=lambda l: (len(l), l[-1]), reverse=True):
+    for loc in sorted(targets, key=lambda target: (len(target), target[-1]), reverse=True):
         where = _parent(data, loc)
         if where is None:
             continue
@@ -393,10 +395,11 @@ def parse_structured(reply: str | dict | list, schema: type[M]) -> Parsed[M]:
     return Parsed(parsed.value, tuple(repairs) + parsed.repairs)
 
 
-# --- calling the model -------------------------------------------------------------------------------------------------
+# --- calling the model ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ModelReply(Generic[V]):
-    """A usable answer and what it took: calls made, tokens, repairs on the accepted answer, problems of rejected ones."""
+    """A usable answer and what it took: calls made, tokens, repairs on the accepted answer, problems of rejected
+    ones."""
 
     value: V
     calls: int

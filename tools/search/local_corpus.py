@@ -8,6 +8,7 @@ later runs that reuse the index.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -195,7 +196,7 @@ class LocalCorpusBackend:
             if suffix == ".jsonl":
                 loader = self._jsonl_loader(path, unit)
             elif suffix in TEXT_SUFFIXES:
-                loader = (lambda p=path: read_text_file(p, root))
+                loader = functools.partial(read_text_file, path, root)
             else:
                 continue
             units[unit] = (_signature(path), loader)

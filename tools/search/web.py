@@ -138,7 +138,8 @@ class WebBackend:
             f"web search via ddgs ({'metasearch over several engines' if self.engine == 'auto' else self.engine}): "
             "short keyword queries work best"
         )
-        self.breaker = ConnectivityBreaker(settings.circuit_consecutive_failures, settings.web_circuit_cooldown_s, clock)
+        self.breaker = ConnectivityBreaker(settings.circuit_consecutive_failures, settings.web_circuit_cooldown_s,
+                                           clock)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
         wait = self.breaker.open_for()
