@@ -24,7 +24,7 @@ from satiate.engine.answer import clean_title, evidence_lines, expected_answer, 
 from satiate.engine.grounding import sentence_support_problem, supports
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
-from satiate.tools.text import stems
+from satiate.tools.text import stems, words
 
 TITLE_CHARS = 80  # of a source title shown beside its sentence
 SHORT_ANSWER_CHARS = 60  # the schema's cap (a grammar stops the model there)
@@ -174,6 +174,19 @@ def _short_answer(raw: str, kind: str, options: Sequence[str]) -> str | None:
         matches = [o for o in options if _plain(o) in _plain(text) or _plain(text) in _plain(o)]
         return matches[0] if len(matches) == 1 else None
     return text
+
+
+def example_echoes(answer: EvidenceAnswer, instructions: str, items: Sequence[EvidenceItem]) -> list[str]:
+    """Claims that copy the prompt's worked example instead of this question's sentences: their wording is in the
+    instructions and in none of the sentences shown (a small model does this when nothing it was shown answers)."""
+    told = " ".join(words(instructions))
+    shown = " ".join(words(" ".join(item.text for item in items)))
+    echoed = []
+    for claim in answer.claims:
+        wording = " ".join(words(claim.claim))
+        if len(wording.split()) >= 4 and wording in told and wording not in shown:
+            echoed.append(claim.claim)
+    return echoed
 
 
 def judge_answer(answer: EvidenceAnswer, items: Sequence[EvidenceItem], question: str,

@@ -38,6 +38,7 @@ from satiate.engine.evidence import (
     answer_kind_words,
     answer_schema,
     evidence_items,
+    example_echoes,
     fit_evidence,
     judge_answer,
 )
@@ -133,12 +134,13 @@ class ModelDecision(Decision[T]):
     call_ms: int = 0
     claims_written: int = 0
     claims_kept: int = 0
+    example_echoes: int = 0
 
     def counters(self) -> dict[str, int]:
         return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations,
                 "model_prompt_tokens": self.prompt_tokens, "model_output_tokens": self.output_tokens,
                 "model_call_ms": self.call_ms, "model_claims": self.claims_written,
-                "model_claims_kept": self.claims_kept}
+                "model_claims_kept": self.claims_kept, "model_example_echoes": self.example_echoes}
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,7 @@ class ClaimTally:
 
     written: int = 0
     kept: int = 0
+    echoes: int = 0  # claims copied from the prompt's worked example: sent back, not counted as written
     cut: list[dict] = field(default_factory=list)
 
     def add(self, judged: JudgedAnswer) -> None:
@@ -486,6 +489,13 @@ class ModelEngine:
             schema = answer_schema([item.id for item in shown], min(settings.max_claims, 4), view.question)
 
             def refine(answer: Any) -> JudgedAnswer:
+                echoed = example_echoes(answer, template.system, shown)
+                if echoed:
+                    tally.echoes += len(echoed)
+                    answer = answer.model_copy(update={"claims": [c for c in answer.claims if c.claim not in echoed]})
+                    if not answer.claims:
+                        raise OutputInvalid("the reply copied the worked example from the instructions; answer this "
+                                            "question from its own numbered sentences")
                 judged = judge_answer(answer, shown, view.question, view.sources, settings.support_min_overlap)
                 tally.add(judged)
                 if not judged.kept:
@@ -513,6 +523,7 @@ class ModelEngine:
         if not isinstance(decision, ModelDecision):
             return decision  # the synthesizer role is 'none': deterministic by choice
         decision.claims_written, decision.claims_kept = tally.written, tally.kept
+        decision.example_echoes = tally.echoes
         decision.errors.extend(
             ErrorRecord(node="synthesize", type="model_claim_cut", retryable=False, cycle=view.cycle,
                         round=view.search_round, message=f"model claim citing "

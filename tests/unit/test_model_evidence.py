@@ -149,6 +149,27 @@ def test_a_model_citing_the_wrong_sentence_is_cut_re_asked_then_replaced_by_the_
     assert decision.value == DeterministicEngine().synthesize(view_of(settings)).value
 
 
+def test_a_reply_that_copies_the_prompts_example_is_sent_back_and_not_counted_as_a_claim() -> None:
+    settings = Settings()
+    replies: list[str] = []
+
+    def copies_then_answers(call: ScriptedCall) -> str:
+        if not replies:  # the worked example of the instructions, word for word, as a small model sometimes does
+            replies.append("echo")
+            return answer((["E1"], "The Velmora Harbor Works were founded in 1882 in Dunmore."),
+                          (["E2"], "Dunmore lies on the river Aske."), short="the river Aske")
+        return good_answer(call)
+
+    model = ScriptedChatModel(responder=copies_then_answers)
+    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings))
+    assert len(model.calls) == 2 and "copied the worked example" in model.calls[1].messages[-1].content
+    assert decision.fallbacks == 0 and decision.value.short_answer == "Dunmore"
+    counters = decision.counters()
+    assert counters["model_example_echoes"] == 2
+    assert counters["model_claims"] == counters["model_claims_kept"] == 2  # the echoes were never claims
+    assert "Aske" not in " ".join(c.claim for c in decision.value.claims)
+
+
 def test_claims_kept_without_an_answer_are_led_by_the_deterministic_answer() -> None:
     settings = Settings()
 
