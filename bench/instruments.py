@@ -7,6 +7,7 @@ written with one unbuffered append per event so it survives a SIGKILL of the pro
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -148,6 +149,20 @@ class TimedEngine:
         return timed
 
 
+def clocked(function: Any, clock: SpanClock) -> Any:
+    """``function`` with every call's span recorded on ``clock``."""
+
+    @functools.wraps(function)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            clock.record(started, time.perf_counter())
+
+    return timed
+
+
 @contextmanager
 def timing(functions: dict[str, tuple[str, ...]], clock: SpanClock) -> Iterator[None]:
     """Record every call of the named module-level functions (``{"module": ("name", ...)}``) on ``clock`` while the
@@ -159,16 +174,8 @@ def timing(functions: dict[str, tuple[str, ...]], clock: SpanClock) -> Iterator[
         module = importlib.import_module(module_name)
         for name in names:
             original = getattr(module, name)
-
-            def timed(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-                started = time.perf_counter()
-                try:
-                    return _original(*args, **kwargs)
-                finally:
-                    clock.record(started, time.perf_counter())
-
             originals.append((module, name, original))
-            setattr(module, name, timed)
+            setattr(module, name, clocked(original, clock))
     try:
         yield
     finally:

@@ -20,7 +20,6 @@ the server's: the write overlaps the next step).
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import statistics
 import tempfile
@@ -31,7 +30,7 @@ from typing import Any
 
 from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
-from bench.instruments import SleepyBackend, SpanClock, TimedEngine, timing
+from bench.instruments import SleepyBackend, SpanClock, TimedEngine, clocked, timing
 from bench.report import write_outputs
 from satiate.graph import RECURSION_LIMIT, build_graph
 from satiate.graph.checkpoint import checkpoint_path, sqlite_checkpointer, thread_storage
@@ -82,17 +81,7 @@ class Instrumented:
 def time_writes(saver: Any, clock: SpanClock) -> None:
     """Time every checkpoint write of ``saver`` (``put`` and ``put_writes``) on ``clock``."""
     for name in ("put", "put_writes"):
-        method = getattr(saver, name)
-
-        @functools.wraps(method)
-        def timed(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return _method(*args, **kwargs)
-            finally:
-                clock.record(started, time.perf_counter())
-
-        setattr(saver, name, timed)
+        setattr(saver, name, clocked(getattr(saver, name), clock))
 
 
 def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any], config: dict,
