@@ -529,8 +529,10 @@ class DeterministicEngine:
         bridge found, with the relation the question asks about."""
         gaps: list[CriticGap] = []
         claim_text = " ".join(c["claim"] for c in view.claims)
-        claim_stems = stems(claim_text)
         cited = {i for c in view.claims for i in c["source_ids"]}
+        # A claim speaks for its page's subject too (the gate counts the title as part of the passage): "Python" is
+        # covered by a claim cited to "Python language reference: Generator functions".
+        claim_stems = stems(claim_text + " " + " ".join(s["title"] for s in view.sources if s["id"] in cited))
         found = find_answer(view.question, view.sources) if view.sources else None
         check = answer_check(found, view)
         supported = found is not None and answer_supported(view.question, found, view.settings) and all(

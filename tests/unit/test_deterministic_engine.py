@@ -100,3 +100,23 @@ def test_novelty_focus_judges_only_sentences_about_the_question():
 
     assert score(False, off_topic) == 10 and score(True, off_topic) == 0  # new words, but none about the question
     assert score(True, on_topic) == 10
+
+
+def test_a_claim_covers_the_subject_its_cited_page_is_titled_by():
+    from satiate.engine.base import ResearchView
+    from satiate.engine.deterministic import DeterministicEngine
+    from satiate.state.settings import Settings
+
+    text = "The appliance boils a litre of water in two minutes and switches itself off when the water boils."
+    claim = {"claim": text, "source_ids": ["S1"], "confidence": "high", "support": [],
+             "verification": "unverified_single"}
+
+    def uncovered(title: str) -> list[str]:
+        view = ResearchView(question="What does the Lumen kettle do?", settings=Settings(data_dir="/tmp/unused"),
+                            sources=[source("S1", title, text)], knowledge_state="", search_results=[],
+                            claims=[claim])
+        report = DeterministicEngine().critique(view).value
+        return [g.description for g in report.gaps if g.description.startswith("No claim covers")]
+
+    assert uncovered("Lumen kettle") == []  # the page's subject is what its sentences speak of
+    assert uncovered("Household appliances") == ["No claim covers: lumen, kettle."]
