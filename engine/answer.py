@@ -11,6 +11,7 @@ abstains and says why: an honest "the sources do not say" beats a guess.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -486,8 +487,31 @@ class Reading:
     ranked: list[Scored]
 
 
+class _Keyed:
+    """A source as a cache key: equal when its id, canonical key, title and text are (the fields a reading uses)."""
+
+    __slots__ = ("source", "identity")
+
+    def __init__(self, source: SourceRecord) -> None:
+        self.source = source
+        self.identity = (source["id"], source["key"], source["title"], source["text"])
+
+    def __hash__(self) -> int:
+        return hash(self.identity)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.identity == other.identity
+
+
 def read_for(question: str, sources: list[SourceRecord]) -> Reading:
-    pool = readable_lines(sources)
+    """Every readable sentence of ``sources`` ranked for ``question``. Reflect, synthesize and the critic of one cycle
+    read the same sources, and this is the engine's costliest step, so equal inputs share one (read-only) reading."""
+    return _reading(question, tuple(_Keyed(source) for source in sources))
+
+
+@functools.lru_cache(maxsize=16)
+def _reading(question: str, sources: tuple[_Keyed, ...]) -> Reading:
+    pool = readable_lines([keyed.source for keyed in sources])
     common = common_words(pool)
     return Reading(pool, common, score_lines(question, pool, common))
 

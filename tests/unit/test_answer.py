@@ -12,6 +12,7 @@ from satiate.engine.answer import (
     find_answer,
     head_noun,
     name_spans,
+    read_for,
     with_subject,
 )
 from satiate.nodes.synthesize import gated_short_answer
@@ -217,3 +218,15 @@ def test_an_explanation_question_is_not_told_its_answer_is_unsupported(tmp_path)
                         sources=sources, knowledge_state="", search_results=[])
     report = DeterministicEngine().critique(view).value
     assert report.gaps and not any(g.description.startswith("The answer is not supported") for g in report.gaps)
+
+
+def test_equal_sources_share_one_reading_and_a_changed_text_gets_its_own() -> None:
+    first = read_for(QUESTION, sources_of(PASSAGES))
+    again = read_for(QUESTION, sources_of(PASSAGES))  # new dicts, equal content: the critic after synthesize
+    assert again is first
+    edited = sources_of(PASSAGES)
+    edited[0] = {**edited[0], "text": edited[0]["text"] + " It was rebuilt in 1921 by Tom Marsh."}
+    changed = read_for(QUESTION, edited)
+    assert changed is not first and any("Tom Marsh" in line.text for line in changed.pool)
+    assert read_for("Who rebuilt it?", sources_of(PASSAGES)) is not first  # another question, another ranking
+
