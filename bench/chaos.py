@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions
-from bench.environment import command_line, git_version, machine
+from bench.environment import code_changed_lines, command_line, git_version, machine
 from bench.report import write_outputs
 
 FAULTS = ("search", "disk", "page", "model")
@@ -536,9 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# Chaos: SIGKILL and resume, injected faults", "", f"Command: `{command}`  ",
              f"Question {question.qid}; git {summary['git']}; {summary['machine']['summary']}; "
              f"took {summary['elapsed_s']:.0f} s.", "", *table(summary, kills, fault_rows)]
-    if summary["code_changed_during_run"]:
-        lines += ["", f"**The code changed during this run ({code_at_start} -> {summary['git']})**: processes ran "
-                  "different versions. Run again on a quiet tree."]
+    lines += code_changed_lines(code_at_start, summary["git"], "processes ran different versions.")
     write_outputs(args.out, summary, lines)
     return 0
 

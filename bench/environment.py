@@ -58,3 +58,11 @@ def git_version() -> str:
 
 def command_line(module: str) -> str:
     return shlex.join(["python", "-m", module, *sys.argv[1:]])
+
+
+def code_changed_lines(start: str, end: str, consequence: str) -> list[str]:
+    """The warning a report carries when the tree changed while the benchmark ran (its processes import the code
+    afresh, so they may have run different versions); nothing when it did not."""
+    if start == end:
+        return []
+    return ["", f"**The code changed during this run ({start} -> {end})**: {consequence} Run again on a quiet tree."]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions, stratified_subset
-from bench.environment import command_line, git_version, machine
+from bench.environment import code_changed_lines, command_line, git_version, machine
 from bench.instruments import read_call_log
 from bench.report import write_outputs
 
@@ -230,9 +230,8 @@ def main(argv: list[str] | None = None) -> int:
               "git": code_at_end, "code_changed_during_run": code_at_start != code_at_end, "machine": machine()}
     lines = ["# Zero repeated work", "", f"Command: `{command}`  ", f"git {report['git']}; "
              f"{report['machine']['summary']}.", "", *table(rerun_rows, kill_rows)]
-    if report["code_changed_during_run"]:
-        lines += ["", f"**The code changed during this run ({code_at_start} -> {code_at_end})**: children ran "
-                  "different versions, so 'same as uninterrupted' compares versions, not a resume. Run again."]
+    lines += code_changed_lines(code_at_start, code_at_end, "children ran different versions, so 'same as "
+                                "uninterrupted' compares versions, not a resume.")
     write_outputs(args.out, report, lines)
     return 0
 
