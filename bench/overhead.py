@@ -30,6 +30,7 @@ from typing import Any
 
 from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions, stratified_subset
 from bench.environment import command_line, git_version, machine
+from bench.floor import floor_seconds, run_shape, stepper_graph
 from bench.instruments import SleepyBackend, SpanClock, TimedEngine, clocked, timing
 from bench.report import write_outputs
 from satiate.graph import RECURSION_LIMIT, build_graph
@@ -74,6 +75,11 @@ class Instrumented:
         )
 
     def reset(self) -> None:
+        """Clocks to zero, and the engine's memo of readings emptied: every run starts as a new process's would
+        (the modes run the same question one after another, and the later ones would otherwise find its readings)."""
+        from satiate.engine.answer import forget_readings
+
+        forget_readings()
         for clock in (self.search_clock, self.engine_clock, self.model_clock, self.decision_clock, self.store_clock):
             clock.reset()
 
@@ -116,6 +122,12 @@ def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any],
     return row, output
 
 
+def with_floor(row: dict[str, float], floor_s: float) -> dict[str, float]:
+    """The row plus LangGraph's floor for the run's shape, and what is left of the overhead above it: satiate's."""
+    return {**row, "floor_s": floor_s, "floor": floor_s / row["wall_s"],
+            "own_share": (row["graph_and_checkpoints_s"] - floor_s) / row["wall_s"]}
+
+
 def storage_row(saver: Any, thread_id: str, writes: SpanClock, output: dict[str, Any]) -> dict[str, float]:
     """What one run's checkpoints cost: bytes (a run, a checkpoint, the largest), write time, texts kept."""
     from satiate.graph.deps import store_for
@@ -144,19 +156,17 @@ def summarize(runs: list[dict]) -> dict[str, Any]:
 
 
 def table(summary: dict, delay_ms: float) -> list[str]:
-    lines = ["| mode | runs | wall s | searches | search time s (covered / summed) | engine s | overhead | "
-             "orchestration | node decisions s | graph + checkpoints | text store s | ms a checkpoint (wall) |",
-             "|---|" + "---:|" * 11]
-    base_wall = summary[PLAIN]["wall_s"]
+    lines = ["| mode | runs | wall s | steps / tasks | searches | search time s (covered / summed) | engine s | "
+             "overhead | orchestration | node decisions s | text store s | graph + checkpoints | LangGraph floor | "
+             "satiate's share |",
+             "|---|" + "---:|" * 13]
     for mode, row in summary.items():
-        per_checkpoint = "–"
-        if row.get("checkpoints"):
-            per_checkpoint = f"{1000 * (row['wall_s'] - base_wall) / row['checkpoints']:.2f}"
         lines.append(
-            f"| {mode} | {row['runs']} | {row['wall_s']:.3f} | {row['searches']:.1f} | "
-            f"{row['search_covered_s']:.3f} / {row['search_summed_s']:.3f} | {row['engine_covered_s']:.3f} | "
-            f"{100 * row['overhead']:.1f}% | {100 * row['orchestration']:.1f}% | {row['node_decisions_s']:.3f} | "
-            f"{100 * row['graph_and_checkpoints']:.1f}% | {row['text_store_s']:.3f} | {per_checkpoint} |"
+            f"| {mode} | {row['runs']} | {row['wall_s']:.3f} | {row['steps']:.1f} / {row['tasks']:.1f} | "
+            f"{row['searches']:.1f} | {row['search_covered_s']:.3f} / {row['search_summed_s']:.3f} | "
+            f"{row['engine_covered_s']:.3f} | {100 * row['overhead']:.1f}% | {100 * row['orchestration']:.1f}% | "
+            f"{row['node_decisions_s']:.3f} | {row['text_store_s']:.3f} | {100 * row['graph_and_checkpoints']:.1f}% | "
+            f"{100 * row['floor']:.1f}% | {100 * row['own_share']:.1f}% |"
         )
     lines += ["", "| mode | checkpoints a run | KB a run (checkpoints + writes) | KB a checkpoint | largest "
               "checkpoint KB | largest per source, bytes | ms a checkpoint write | source texts KB a run |",
@@ -172,13 +182,13 @@ def table(summary: dict, delay_ms: float) -> list[str]:
     lines += ["", f"Backend latency {delay_ms:.0f} ms a query (sleep) plus the real FTS5 search. overhead = (wall − "
               "time covered by search and model calls) / wall; orchestration additionally removes engine decision "
               "time; graph + checkpoints also removes the decisions nodes make themselves (grounding gate, key "
-              "actors, suspicion check). ms a checkpoint (wall) = (wall with − wall without checkpointer) / "
-              "checkpoints written; ms a "
-              "checkpoint write = time inside the saver's put and put_writes / checkpoints. KB a run counts the "
-              "checkpoints and the task writes the database holds for the run; the source texts live once in the "
+              "actors, suspicion check). LangGraph floor = the same steps and tasks replayed with nodes that do "
+              "nothing, under the same checkpointer and durability (bench/floor.py): no node or state design goes "
+              "under it; satiate's share = graph + checkpoints − floor. ms a checkpoint write = time inside the "
+              "saver's put and put_writes / checkpoints. KB a run counts the checkpoints and the task writes the database holds for the run; the source texts live once in the "
               "store, shared by the runs that read them. With durability=async the writes run in a background "
               "thread while the next step runs, so their time includes waiting for the interpreter lock: it is not "
-              "time on the run's path (compare ms a checkpoint (wall))."]
+              "time on the run's path."]
     return lines
 
 
@@ -201,20 +211,32 @@ def main(argv: list[str] | None = None) -> int:
         measure(plain, tools, questions[0].question, settings, {})  # warm-up: imports, index, caches of the engine
         runs: dict[str, list[dict]] = {mode: [] for mode in MODES}
         writes = SpanClock()
+        shapes: dict[str, list[int]] = {}  # question -> tasks a step (the same decisions in every mode)
+        floors: dict[tuple[str, str], float] = {}  # (question, mode) -> LangGraph's floor for that shape
         with sqlite_checkpointer(data_dir) as saver:
             time_writes(saver, writes)
             saved = build_graph(tools.deps, checkpointer=saver)
+            steppers = {PLAIN: (stepper_graph(), None)} | {mode: (stepper_graph(saver), durability)
+                                                            for mode, durability in DURABILITIES.items()}
             for repeat in range(args.repeats):
                 for question in questions:
-                    row, _ = measure(plain, tools, question.question, settings, {})
-                    runs[PLAIN].append({**row, "repeat": repeat})
+                    plain_row, _ = measure(plain, tools, question.question, settings, {})
                     for mode, durability in DURABILITIES.items():
                         thread_id = f"overhead-{uuid.uuid4().hex[:8]}"
                         writes.reset()
-                        row, output = measure(saved, tools, question.question, settings,
-                                              {"configurable": {"thread_id": thread_id}}, durability)
-                        runs[mode].append({**row, **storage_row(saver, thread_id, writes, output), "repeat": repeat,
-                                           "qid": question.qid})
+                        config = {"configurable": {"thread_id": thread_id}}
+                        row, output = measure(saved, tools, question.question, settings, config, durability)
+                        row |= storage_row(saver, thread_id, writes, output)
+                        if question.qid not in shapes:
+                            shape = shapes[question.qid] = run_shape(saved, config)
+                            for floor_mode, (stepper, floor_durability) in steppers.items():
+                                floors[question.qid, floor_mode] = floor_seconds(stepper, shape,
+                                                                                 durability=floor_durability)
+                        shape = shapes[question.qid]
+                        runs[mode].append({**with_floor(row, floors[question.qid, mode]), "repeat": repeat,
+                                           "qid": question.qid, "steps": len(shape), "tasks": sum(shape)})
+                    runs[PLAIN].append({**with_floor(plain_row, floors[question.qid, PLAIN]), "repeat": repeat,
+                                        "qid": question.qid, "steps": len(shape), "tasks": sum(shape)})
             database_bytes = checkpoint_path(data_dir).stat().st_size
     summary = {mode: summarize(rows) for mode, rows in runs.items()}
     summary[MODES[1]]["checkpoint_db_bytes_total"] = database_bytes

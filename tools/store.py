@@ -251,6 +251,7 @@ class Store:
         self._owned: OrderedDict[tuple[str, str], None] = OrderedDict()  # (owner, hash) this process stored lately
         self._texts_lock = threading.Lock()
         self._one_at_a_time: Any = contextlib.nullcontext()  # an in-memory database: a lock (one shared connection)
+        self._one_writer: Any = contextlib.nullcontext()
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.path: Path | None = None
         options: dict[str, Any] = {}
@@ -265,6 +266,8 @@ class Store:
             if self.path is None:  # in memory: one connection for every thread, or each would see its own database
                 options.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
                 self._one_at_a_time = threading.RLock()
+            else:
+                self._one_writer = threading.Lock()
         try:
             self.engine: Engine = create_engine(url, **options)
         except (ArgumentError, NoSuchModuleError, ImportError) as exc:
@@ -317,7 +320,7 @@ class Store:
         )
         for attempt in retrying:
             with attempt:
-                with self._one_at_a_time, self.engine.begin() as connection:
+                with self._one_writer, self._one_at_a_time, self.engine.begin() as connection:
                     return action(connection)
         return None  # pragma: no cover - Retrying either returns or raises
 
