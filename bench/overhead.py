@@ -185,7 +185,8 @@ def table(summary: dict, delay_ms: float) -> list[str]:
               "actors, suspicion check). LangGraph floor = the same steps and tasks replayed with nodes that do "
               "nothing, under the same checkpointer and durability (bench/floor.py): no node or state design goes "
               "under it; satiate's share = graph + checkpoints − floor. ms a checkpoint write = time inside the "
-              "saver's put and put_writes / checkpoints. KB a run counts the checkpoints and the task writes the database holds for the run; the source texts live once in the "
+              "saver's put and put_writes / checkpoints. KB a run counts the checkpoints and the task writes the "
+              "database holds for the run; the source texts live once in the "
               "store, shared by the runs that read them. With durability=async the writes run in a background "
               "thread while the next step runs, so their time includes waiting for the interpreter lock: it is not "
               "time on the run's path."]
