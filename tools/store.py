@@ -68,6 +68,9 @@ BUSY_TIMEOUT_S = 30.0
 WRITE_ATTEMPTS = 6
 TEXT_CACHE_CHARS = 32_000_000  # texts never change under their hash, so a process may keep the recent ones
 OWNED_CACHE_ENTRIES = 65_536  # (run, text) pairs known stored: a run keeping a text again costs no write
+# Runs without a thread ID share the owner "": `prune` dates their texts by their last keep, so a keep re-dates a
+# text it already stored, but at most this often (prune counts in days).
+REDATE_S = 3600.0
 SQL_IN_CHUNK = 500  # hashes per "IN (...)": under every database's limit on bound parameters
 
 metadata = MetaData()
@@ -104,7 +107,7 @@ source_texts = Table(
     Column("hash", String(64), primary_key=True),
     Column("text", Text, nullable=False),
     Column("bytes", Integer, nullable=False),
-    Column("used_at", Float, nullable=False),  # touched by every run that keeps it: a release never races a keep
+    Column("used_at", Float, nullable=False),  # PostgreSQL: touched by every keep, so a release never races one
 )
 
 text_owners = Table(
@@ -248,7 +251,7 @@ class Store:
         self.label = parsed.render_as_string(hide_password=True)
         self._texts: OrderedDict[str, str] = OrderedDict()  # hash -> text, the most recently used last
         self._text_chars = 0
-        self._owned: OrderedDict[tuple[str, str], None] = OrderedDict()  # (owner, hash) this process stored lately
+        self._owned: OrderedDict[tuple[str, str], float] = OrderedDict()  # (owner, hash) -> when this process kept it
         self._texts_lock = threading.Lock()
         self._one_at_a_time: Any = contextlib.nullcontext()  # an in-memory database: a lock (one shared connection)
         self._one_writer: Any = contextlib.nullcontext()
@@ -375,19 +378,26 @@ class Store:
     def keep_texts(self, owner: str, texts: Mapping[str, str], *, now: float) -> None:
         """Store each text under its hash (once, whoever stores it first) and record that ``owner`` uses it, in one
         transaction, so no run ever holds a reference whose text was not saved."""
-        with self._texts_lock:  # a run without a thread ID keeps again (its keep dates the texts for `prune`)
-            new = {h: t for h, t in sorted(texts.items()) if not owner or (owner, h) not in self._owned}
+        with self._texts_lock:
+            new = {h: t for h, t in sorted(texts.items()) if not self._kept_lately(owner, h, now)}
         if not new:
             return
         rows = [dict(hash=h, text=t, bytes=len(t.encode("utf-8")), used_at=now) for h, t in new.items()]
         owned = [dict(owner=owner, hash=h, created_at=now) for h in new]
         self._write(lambda connection: self._insert_texts(connection, rows, owned))
         with self._texts_lock:
-            self._owned.update(((owner, h), None) for h in new if owner)
+            for text_hash in new:
+                self._owned[owner, text_hash] = now
+                self._owned.move_to_end((owner, text_hash))
             while len(self._owned) > OWNED_CACHE_ENTRIES:
                 self._owned.popitem(last=False)
             for text_hash, text in new.items():
                 self._remember(text_hash, text)
+
+    def _kept_lately(self, owner: str, text_hash: str, now: float) -> bool:
+        """Did this process store the text for this owner already (for the shared owner "": within REDATE_S)?"""
+        kept = self._owned.get((owner, text_hash))
+        return kept is not None and (bool(owner) or now - kept < REDATE_S)
 
     @functools.cached_property
     def _keep_statements(self) -> tuple[Any, Any] | None:
@@ -401,9 +411,16 @@ class Store:
         else:
             return None
         keep = dialect_insert(source_texts)
-        # touching used_at takes the row's lock: a concurrent release then sees the text in use (see release_texts)
         owned = dialect_insert(text_owners)
-        return (keep.on_conflict_do_update(index_elements=["hash"], set_={"used_at": keep.excluded.used_at}),
+        if dialect == "sqlite":
+            # SQLite runs one write transaction at a time: a release either commits before this keep (which then
+            # stores the text again) or sees the owner row it adds. Leaving a stored text alone spares rewriting it.
+            keep_text = keep.on_conflict_do_nothing(index_elements=["hash"])
+        else:
+            # transactions overlap: touching used_at takes the row's lock, so a concurrent release sees the text in
+            # use (see release_texts)
+            keep_text = keep.on_conflict_do_update(index_elements=["hash"], set_={"used_at": keep.excluded.used_at})
+        return (keep_text,
                 owned.on_conflict_do_update(index_elements=["owner", "hash"],
                                             set_={"created_at": owned.excluded.created_at}))
 
@@ -493,7 +510,7 @@ class Store:
 
         deleted = self._write(release)
         with self._texts_lock:
-            self._owned = OrderedDict((pair, None) for pair in self._owned if pair[0] != owner)
+            self._owned = OrderedDict((pair, at) for pair, at in self._owned.items() if pair[0] != owner)
             for text_hash in deleted:
                 self._text_chars -= len(self._texts.pop(text_hash, ""))
         return len(deleted)

@@ -148,3 +148,37 @@ def test_cache_command_stats_prune_and_clear(tmp_path: Path, capsys):
     check = Store(default_store_url(tmp_path))
     assert check.stats(now=0.0, ttl_s=DAY)["search"].rows == 0
     check.dispose()
+
+
+def texts_row(store: Store, text_hash: str) -> tuple[float, list[tuple[str, float]]]:
+    """A stored text's used_at and its owners with the time each kept it."""
+    with store.engine.connect() as connection:
+        used_at = connection.exec_driver_sql("SELECT used_at FROM source_texts WHERE hash = ?", (text_hash,)).scalar()
+        owners = connection.exec_driver_sql("SELECT owner, created_at FROM text_owners WHERE hash = ? ORDER BY owner",
+                                            (text_hash,)).all()
+    return used_at, [tuple(row) for row in owners]
+
+
+def test_a_text_is_stored_once_and_each_run_that_keeps_it_is_recorded(store: Store):
+    store.keep_texts("run-a", {"h1": "a passage"}, now=10.0)
+    store.keep_texts("run-b", {"h1": "a passage"}, now=20.0)
+    # SQLite writes one transaction at a time, so a second keep leaves the stored text as it is (no rewrite)
+    assert texts_row(store, "h1") == (10.0, [("run-a", 10.0), ("run-b", 20.0)])
+
+
+def test_a_run_without_a_thread_redates_its_texts_at_most_once_an_hour(store: Store):
+    from satiate.tools.store import REDATE_S
+
+    store.keep_texts("", {"h1": "a passage"}, now=1000.0)
+    store.keep_texts("", {"h1": "a passage"}, now=1000.0 + REDATE_S / 2)  # recently dated: no write
+    assert texts_row(store, "h1")[1] == [("", 1000.0)]
+    store.keep_texts("", {"h1": "a passage"}, now=1000.0 + REDATE_S)  # older than the window: dated again for prune
+    assert texts_row(store, "h1")[1] == [("", 1000.0 + REDATE_S)]
+
+
+def test_a_text_released_by_its_last_run_is_stored_again_by_the_next_keep(store: Store):
+    store.keep_texts("run-a", {"h1": "a passage"}, now=10.0)
+    assert store.release_texts("run-a", now=11.0) == 1
+    store.keep_texts("run-b", {"h1": "a passage"}, now=12.0)
+    assert store.texts({"h1"}) == {"h1": "a passage"}
+    assert texts_row(store, "h1") == (12.0, [("run-b", 12.0)])
