@@ -122,6 +122,17 @@ def measure(graph, tools: Instrumented, question: str, settings: dict[str, Any],
     return row, output
 
 
+def with_fresh_store(settings: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """The settings with a text store of their own, created beforehand: each run keeps its texts as a first run
+    does (a store that already holds them, from the same question run before, would only record the new owner)."""
+    from satiate.graph.deps import store_for
+    from satiate.state.settings import Settings
+
+    fresh = {**settings, "store_url": f"sqlite:///{folder / f'texts-{uuid.uuid4().hex[:8]}.sqlite'}"}
+    store_for(Settings.model_validate(fresh))
+    return fresh
+
+
 def with_floor(row: dict[str, float], floor_s: float) -> dict[str, float]:
     """The row plus LangGraph's floor for the run's shape, and what is left of the overhead above it: satiate's."""
     return {**row, "floor_s": floor_s, "floor": floor_s / row["wall_s"],
@@ -221,12 +232,13 @@ def main(argv: list[str] | None = None) -> int:
                                                             for mode, durability in DURABILITIES.items()}
             for repeat in range(args.repeats):
                 for question in questions:
-                    plain_row, _ = measure(plain, tools, question.question, settings, {})
+                    plain_row, _ = measure(plain, tools, question.question, with_fresh_store(settings, data_dir), {})
                     for mode, durability in DURABILITIES.items():
                         thread_id = f"overhead-{uuid.uuid4().hex[:8]}"
                         writes.reset()
                         config = {"configurable": {"thread_id": thread_id}}
-                        row, output = measure(saved, tools, question.question, settings, config, durability)
+                        row, output = measure(saved, tools, question.question, with_fresh_store(settings, data_dir),
+                                              config, durability)
                         row |= storage_row(saver, thread_id, writes, output)
                         if question.qid not in shapes:
                             shape = shapes[question.qid] = run_shape(saved, config)
