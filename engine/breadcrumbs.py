@@ -85,6 +85,19 @@ def topical_sources(question: str, sources: list[SourceRecord], share: float = 0
     return [sources[i] for i in sorted(scored[:keep])]
 
 
+def held_names(title: str) -> set[str]:
+    """The names a held page answers to: its title, without its qualifier, the subject after a colon ("Python
+    built-in: GeneratorExit" is GeneratorExit's page) and a dotted subject's last part ("collections.abc.Generator")."""
+    subject = clean_title(title).rsplit(": ", 1)[-1]
+    return {title.strip().lower(), clean_title(title).lower(), subject.lower(), subject.rsplit(".", 1)[-1].lower()}
+
+
+def is_held(name: str, held: set[str]) -> bool:
+    """A name whose page is read, or a member of one ("Generator.send" is on Generator's page)."""
+    lowered = name.lower()
+    return lowered in held or ("." in lowered and lowered.rsplit(".", 1)[0] in held)
+
+
 def rank_breadcrumbs(
     question: str,
     sources: list[SourceRecord],
@@ -102,15 +115,14 @@ def rank_breadcrumbs(
     A page about something the question names ("Privilege (Ivor Cutler album)" for "the performer of Privilege")
     names the bridge in its first sentences and in its title's qualifier, so those earn a bonus that fades with the
     sentence's position. Kept: names absent from the question (``include_question`` keeps them, for key actors) and
-    not already the title of a source we hold (that page is read; ``include_held`` keeps them, for synthesis, where
-    the held page is exactly what a hop-2 claim should come from). Lone generic words (demonyms, "American") and
-    names most topical pages mention ("United States") count half.
+    not already the title of a source we hold (``held_names``: that page is read; ``include_held`` keeps them, for
+    synthesis, where the held page is exactly what a hop-2 claim should come from). Lone generic words (demonyms,
+    "American") and names most topical pages mention ("United States") count half.
     """
     question_lower = question.lower()
     question_terms = stems(question)
     anchor_terms = {stem(t) for name in entities(question) for t in content_terms(name)}
-    held_titles = set() if include_held else {t for s in sources for t in (s["title"].strip().lower(),
-                                                                         clean_title(s["title"]).lower())}
+    held_titles = set() if include_held else {t for s in sources for t in held_names(s["title"])}
     excluded = {e.lower() for e in exclude or set()}
     topical = topical_sources(question, sources)
     scanned: list[tuple[SourceRecord, str, set[str], float]] = []
@@ -147,7 +159,7 @@ def rank_breadcrumbs(
             in_question = lowered in question_lower or stems(name) <= question_terms
             if (
                 (in_question and not include_question)
-                or lowered in held_titles
+                or is_held(name, held_titles)
                 or lowered in excluded
                 or lowered in NOISE
                 or len(name) < 3

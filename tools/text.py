@@ -181,6 +181,9 @@ def truncate(text: str, limit: int) -> str:
     return cut + "…"
 
 
+_SIGNATURE = re.compile(r"^[\w.]+\(.*\)[.:]?$")  # "email.generator.Generator(outfp, *, policy=None)"
+
+
 def claimable(sentence: str, max_chars: int = 600) -> bool:
     """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
     if not 20 <= len(sentence) <= max_chars:
@@ -188,8 +191,8 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence:
         return False
     letters = sum(ch.isalpha() for ch in sentence)
-    if letters < 0.7 * len(sentence.replace(" ", "")):
-        return False  # mostly symbols, digits or code
+    if letters < 0.7 * len(sentence.replace(" ", "")) or _SIGNATURE.match(sentence):
+        return False  # mostly symbols, digits or code; a bare call signature states nothing
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything
     return len(sentence.split()) >= 5 and instruction_like(sentence) is None
 

@@ -79,6 +79,17 @@ def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names(
     assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
 
 
+def test_an_instruction_opening_a_sentence_is_no_name_and_does_not_stick_to_the_name_it_governs() -> None:
+    common = frozenset({"raise", "send"})
+    assert name_spans("Send a value into the generator.", common) == []
+    assert name_spans("Request that a generator exit.", common) == []  # before a determiner, common or not
+    assert name_spans("Generator.send(value): Send a value into the generator.", common) == ["Generator.send"]
+    assert name_spans("Raise GeneratorExit inside the generator.", common) == ["GeneratorExit"]
+    # prose names keep their first word, and a name followed by a verb is still a name
+    assert name_spans("Grant Hill was drafted in 1994.", frozenset({"grant"})) == ["Grant Hill"]
+    assert name_spans("Hall, who was born in 1844, taught there.", common) == ["Hall"]
+
+
 def test_candidates_have_the_wanted_kind() -> None:
     text = "Ada Quill (born 4 May 1931) is a Welsh painter who moved to Cardiff in 1960 with 3 easels."
     assert candidate_spans(text, expected_answer("When was Ada Quill born?")) == ["4 May 1931", "1960"]

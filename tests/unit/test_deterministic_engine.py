@@ -26,6 +26,17 @@ def test_the_bridge_entity_ranks_first_and_keeps_the_terms_the_next_hop_needs():
     assert "Harbor Works" in [c.name for c in rank_breadcrumbs(QUESTION, held, include_held=True)]
 
 
+def test_a_page_read_under_a_prefixed_or_dotted_title_holds_its_subject_and_its_members():
+    question = "What does a Python generator do?"
+    text = ("A generator object supports send and close, and close may raise an error. Generator.send(value) resumes "
+            "the generator. Raise GeneratorExit inside the generator to close the generator early.")
+    read = [source("S1", "Python stdlib: collections.abc.Generator", text)]
+    names = [c.name for c in rank_breadcrumbs(question, read)]
+    assert "GeneratorExit" in names and "Generator.send" not in names  # a member of the page read
+    held = read + [source("S2", "Python built-in: GeneratorExit", "Request that a generator exit.")]
+    assert "GeneratorExit" not in [c.name for c in rank_breadcrumbs(question, held)]
+
+
 def test_disputes_need_the_same_subject():
     harbor = source("S1", "Harbor Works", "")
     press = source("S2", "Harbor Works history (press)", "")
@@ -48,6 +59,7 @@ def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
     assert not claimable("```python import satiate")
     assert not claimable("- Fixed host encoding accepting Unicode code points in yarl.")
     assert not claimable("Short one.")
+    assert not claimable("email.generator.Generator(outfp, mangle_from_=None, maxheaderlen=None, *, policy=None)")
 
 
 def test_identifiers_and_irregular_verbs():
