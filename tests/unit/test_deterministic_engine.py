@@ -60,6 +60,10 @@ def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
     assert not claimable("- Fixed host encoding accepting Unicode code points in yarl.")
     assert not claimable("Short one.")
     assert not claimable("email.generator.Generator(outfp, mangle_from_=None, maxheaderlen=None, *, policy=None)")
+    # a table of attributes flattened into one line is no statement; prose naming a module or two still is
+    assert not claimable("Generator objects provide these attributes: gi_code code object gi_frame frame object "
+                         "gi_running set to 1 when the generator is executing")
+    assert claimable("The os.path module and the sys_exit helper are used by the build scripts here.")
 
 
 def test_identifiers_and_irregular_verbs():
