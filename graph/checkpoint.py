@@ -590,7 +590,8 @@ def checkpoint_url(settings: Settings, environ: Mapping[str, str] | None = None)
 
 def store_label(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
     """Where runs are stored, fit for a message: the SQLite file, or the PostgreSQL URL with its password masked."""
-    from satiate.graph.postgres import is_postgres_url, redacted
+    from satiate.graph.postgres import is_postgres_url
+    from satiate.state.settings import redacted
 
     url = checkpoint_url(settings, environ)
     return redacted(url) if is_postgres_url(url) else str(sqlite_path_of(url))

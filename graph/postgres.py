@@ -18,7 +18,9 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from satiate.state.settings import redacted
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 # One run fans out a handful of searches at once; each branch may write a checkpoint, so a few connections suffice.
@@ -35,15 +37,6 @@ class MigrationLockTimeout(RuntimeError):
 
 def is_postgres_url(url: str) -> bool:
     return urlsplit(url).scheme in POSTGRES_SCHEMES
-
-
-def redacted(url: str) -> str:
-    """The URL with its password masked, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _connection_kwargs() -> dict[str, Any]:

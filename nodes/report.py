@@ -11,6 +11,7 @@ from satiate.nodes.gather import web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
 from satiate.state.records import search_failed, source_number
 from satiate.state.schema import ResearchState
+from satiate.state.settings import shown_settings
 from satiate.tools.metrics import run_metrics
 from satiate.tools.text import SCAN_CHARS, sentences, truncate
 from satiate.tools.text_safety import instruction_like
@@ -268,6 +269,6 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
         stop_reason=state.get("stop_reason", ""),
         searches=len(searches),
         metrics=run_metrics(state),
-        settings=state.get("resolved_settings", {}),
+        settings=shown_settings(state.get("resolved_settings", {})),
     )
 

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -467,6 +468,26 @@ class Settings(BaseModel):
                 chain.append("web")
             chain.append("builtin")
         return list(dict.fromkeys(chain))
+
+
+# URL settings that may carry a password (user:password@host): shown masked wherever settings leave the run
+URL_SETTINGS = ("store_url", "ollama_base_url")
+
+
+def redacted(url: str) -> str:
+    """The URL with its password masked, for messages, logs and results."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def shown_settings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as a result or report hands them on: every password in a URL setting masked. (The run's state keeps
+    the URL as given, since a resume reconnects with it; a password from PGPASSWORD or ~/.pgpass is kept nowhere.)"""
+    return {name: redacted(value) if name in URL_SETTINGS and isinstance(value, str) else value
+            for name, value in values.items()}
 
 
 def setting_default(name: str) -> Any:

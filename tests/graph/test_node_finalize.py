@@ -77,6 +77,14 @@ def test_the_result_is_the_published_contract_with_the_runs_thread_errors_and_ba
     assert parsed.degraded is False and parsed.settings == finished["resolved_settings"]
 
 
+def test_the_result_shows_no_password_of_the_runs_settings(finished):
+    settings = {**finished["resolved_settings"], "ollama_base_url": "http://research:s3cret@127.0.0.1:11434"}
+    _, result = run({**finished, "resolved_settings": settings})
+    assert result["settings"]["ollama_base_url"] == "http://research:***@127.0.0.1:11434"
+    assert "s3cret" not in str(result)
+    assert result["settings"]["store_url"] == settings["store_url"]  # a URL without a password is shown as it is
+
+
 def test_degraded_mode_is_said_in_the_answer_and_the_result(finished):
     answer, result = run({**finished, "degraded_mode": True})
     assert f"> {DEGRADED_NOTE}" in answer.split("\n\n")[:2] and result["degraded"] is True

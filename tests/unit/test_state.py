@@ -9,7 +9,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from satiate.state.schema import ResearchState, append_only, merge_sources
-from satiate.state.settings import Settings, SettingsError, resolve_settings
+from satiate.state.settings import Settings, SettingsError, resolve_settings, shown_settings
 
 
 def test_append_only_reducer_keeps_earlier_entries():
@@ -90,3 +90,14 @@ def test_invalid_settings_raise_one_clear_error(override, fragment):
 def test_environment_lists_and_counter_argument_is_always_kept():
     settings = resolve_settings(None, environ={"SATIATE_ANGLES": "entity,time_window"})
     assert settings.angles == ["entity", "time_window", "counter_argument"]
+
+
+def test_settings_handed_on_mask_the_password_of_every_url_setting():
+    settings = Settings(store_url="postgresql+psycopg://satiate:s3cret@db:5432/research",
+                        ollama_base_url="http://me:pw@10.0.0.5:11434").model_dump()
+    shown = shown_settings(settings)
+    assert shown["store_url"] == "postgresql+psycopg://satiate:***@db:5432/research"
+    assert shown["ollama_base_url"] == "http://me:***@10.0.0.5:11434"
+    assert {k: v for k, v in shown.items() if k not in ("store_url", "ollama_base_url")} == {
+        k: v for k, v in settings.items() if k not in ("store_url", "ollama_base_url")}
+    assert settings["store_url"].endswith("s3cret@db:5432/research")  # the run's own copy keeps it, to resume
