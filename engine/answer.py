@@ -344,7 +344,7 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     words the pool also writes in lower case), so "Hall, who was ..." yields "Hall" and "The journal ..." nothing.
     A word opening a sentence or clause before a determiner is an instruction, not a name ("Send a value ..."), and
     a common word opening one before an identifier is not part of it ("Raise GeneratorExit ..." names
-    "GeneratorExit"; "Will Smith ..." stays whole).
+    "GeneratorExit"; "Grant Hill ..." stays whole).
     """
     quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
     found = list(quoted)

@@ -254,6 +254,8 @@ class Store:
         self._owned: OrderedDict[tuple[str, str], float] = OrderedDict()  # (owner, hash) -> when this process kept it
         self._texts_lock = threading.Lock()
         self._one_at_a_time: Any = contextlib.nullcontext()  # an in-memory database: a lock (one shared connection)
+        # a file database: one write transaction at a time in this process, queued on a lock (SQLite's own lock
+        # would make parallel branches busy-wait in sleeps of milliseconds)
         self._one_writer: Any = contextlib.nullcontext()
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.path: Path | None = None
