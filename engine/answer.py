@@ -28,6 +28,7 @@ from satiate.tools.text import (
     sentences,
     stem,
     stems,
+    unique,
     words,
 )
 
@@ -78,6 +79,9 @@ REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "h
 DEFINITION = re.compile(
     r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$"
 )
+# "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
+COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
+COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
 QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
 STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
@@ -174,6 +178,7 @@ def expected_answer(question: str) -> Expected:
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
     if re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered) or \
+            COMPARISON.search(lowered) or \
             re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered) or DEFINITION.match(lowered):
         return Expected("description")
     return Expected("name")
@@ -550,7 +555,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if not top:
         return Found(None, expected.kind, reason="no sentence read speaks to the question")
     if expected.kind == "description":
-        lead = top[0]
+        lead = description_lead(question, sources, top)
+        if isinstance(lead, str):
+            return Found(None, expected.kind, reason=lead)
         return Found(None, expected.kind, _evidence(lead), reason="the question asks for an explanation, not a short "
                      "answer; the best-supported sentences follow", score=lead.score)
     question_lower = question.lower()
@@ -624,6 +631,43 @@ def _common_name(span: str, title: str) -> str:
     if parts[-1] != title_parts[-1] or (len(parts) > 1 and parts[0] != title_parts[0]):
         return span
     return name
+
+
+def page_subject(title: str) -> str:
+    """What a page is about, from its title: "Python stdlib: functools.lru_cache" -> "functools.lru_cache",
+    "Sequence Types — list, tuple, range — Lists" -> "Lists"."""
+    return clean_title(title).rsplit(": ", 1)[-1].rsplit(" — ", 1)[-1]
+
+
+def description_lead(question: str, sources: list[SourceRecord], top: list[Scored]) -> Scored | str:
+    """The sentence an explanation opens with, or why there is none.
+
+    The explanation must be about what the question names: its rarest word among the sources read ("walrus" in
+    "what does the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its
+    page's title, else the best-ranked sentences are about something else (the "%" operator). Among the sentences
+    that qualify, a page about the question's subject (its subject's words all in the question) opens with what its
+    subject is, so that page's earliest one leads ("functools.lru_cache(...): Least-recently-used cache
+    decorator."); otherwise the best-ranked one does.
+    """
+    terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
+    read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
+    frequency = {t: sum(stem(t) in page for page in read) for t in terms}
+    unmentioned = [t for t in terms if not frequency[t]]
+    if unmentioned:
+        return "no source read mentions " + " or ".join(f"'{t}'" for t in unmentioned)
+    if not terms:
+        return top[0]
+    rarest = min(terms, key=lambda t: frequency[t])
+    about = [s for s in top if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
+    if not about:
+        return f"no sentence read that speaks to the question mentions '{rarest}'"
+    question_terms = stems(question)
+    for scored in about:
+        subject = stems(page_subject(scored.line.source["title"]))
+        if subject and subject <= question_terms:
+            key = scored.line.source["key"]
+            return min((s for s in about if s.line.source["key"] == key), key=lambda s: s.line.position)
+    return about[0]
 
 
 def _evidence(scored: Scored) -> list[Line]:

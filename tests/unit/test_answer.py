@@ -241,3 +241,38 @@ def test_equal_sources_share_one_reading_and_a_changed_text_gets_its_own() -> No
     assert changed is not first and any("Tom Marsh" in line.text for line in changed.pool)
     assert read_for("Who rebuilt it?", sources_of(PASSAGES)) is not first  # another question, another ranking
 
+
+
+DOCS = [
+    page("Python stdlib: functools.lru_cache", "functools.lru_cache(maxsize=128, typed=False): Least-recently-used "
+         "cache decorator that memoizes calls. If maxsize is set to None, the LRU features are disabled and the cache "
+         "can grow without bound. Arguments to the cached function must be hashable."),
+    page("Python language reference: Binary arithmetic operations", "The % operator yields the remainder from the "
+         "division of the first argument by the second. The // operator yields the floor of the division."),
+    page("Python stdlib: Sequence Types — Tuples", "Tuples are immutable sequences, typically used to store "
+         "collections of heterogeneous data. Tuples may be constructed in a number of ways."),
+    page("Python stdlib: Sequence Types — Lists", "Lists are mutable sequences, typically used to store collections "
+         "of homogeneous items. Lists may be constructed in several ways."),
+]
+
+
+def test_an_explanation_opens_with_the_first_sentence_of_the_page_about_the_subject() -> None:
+    found = find_answer("What does functools.lru_cache do?", sources_of(DOCS))
+    assert found.kind == "description" and found.short_answer is None
+    assert found.evidence[0].text.startswith("functools.lru_cache(maxsize=128, typed=False): Least-recently-used")
+
+
+def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_what_is_missing() -> None:
+    found = find_answer("What does the walrus operator do?", sources_of(DOCS))
+    assert found.evidence == [] and found.reason == "no source read mentions 'walrus'"
+    # named somewhere, but by no sentence the question's other words lead to: still no explanation of it
+    aside = DOCS + [page("pydantic changelog", "Support walrus in validators.")]
+    assert "'walrus'" in find_answer("What does the walrus operator do?", sources_of(aside)).reason
+
+
+def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> None:
+    assert expected_answer("What is the difference between a list and a tuple?").kind == "description"
+    assert expected_answer("How does a tuple differ from a list?").kind == "description"
+    assert expected_answer("How many years difference is there between A and B?").kind == "number"
+    found = find_answer("What is the difference between a list and a tuple?", sources_of(DOCS))
+    assert "Tuples are immutable" in found.evidence[0].text  # "difference" itself is in no sentence, nor needed

@@ -54,7 +54,8 @@ def test_stdlib_functions_have_their_own_titled_and_linked_documents(builtin):
     top = builtin.search("What does functools.lru_cache do?", 5)[0]
     assert top.title == "Python stdlib: functools.lru_cache"
     assert top.url == f"https://docs.python.org/{PYTHON_VERSION}/library/functools.html#functools.lru_cache"
-    assert "Least-recently-used cache decorator" in top.body and top.body.startswith("functools.lru_cache(maxsize=128")
+    # the signature and the docstring's summary read as one sentence, which an explanation can open with
+    assert top.body.startswith("functools.lru_cache(maxsize=128, typed=False): Least-recently-used cache decorator")
     # a module written in C is documented too (its docstrings exist only at run time), and a private C module's
     # class under the public name it is documented by
     chain = builtin.search("itertools chain", 3)[0]

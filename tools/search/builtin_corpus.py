@@ -31,7 +31,7 @@ from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, chunk_text
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
-CORPUS_FORMAT = 2
+CORPUS_FORMAT = 3
 MIN_DESCRIPTION_CHARS = 200
 MIN_DOCSTRING_CHARS = 20
 # Factors on BM25 scores per source: the language reference is the definition, docstrings are API notes, and a
@@ -163,7 +163,7 @@ def member_document(module: str, name: str, signature: str, doc: str,
     """A function's or class's document: its signature and docstring, then its public methods' (``Class.method``)."""
     qualified = name if module == "builtins" else f"{module}.{name}"
     label = "Python built-in" if module == "builtins" else "Python stdlib"
-    parts = [f"{qualified}{signature}\n\n{doc}"]
+    parts = [f"{qualified}{signature}: {doc}"]  # the signature and the summary line read as one sentence
     parts += [f"{name}.{method}{method_signature}: {method_doc}" for method, method_signature, method_doc in methods]
     return document_passages(f"stdlib:{qualified}", f"{label}: {qualified}", library_url(module, qualified),
                              "\n\n".join(parts))
