@@ -82,6 +82,10 @@ DEFINITION = re.compile(
 # "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
 COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
 COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
+# "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
+DEFINITION_WITHIN = re.compile(
+    r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
+)
 QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
 STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
@@ -177,9 +181,10 @@ def expected_answer(question: str) -> Expected:
         return Expected("person")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
-    if re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered) or \
-            COMPARISON.search(lowered) or \
-            re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered) or DEFINITION.match(lowered):
+    explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered),
+                COMPARISON.search(lowered), re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered),
+                DEFINITION.match(lowered), DEFINITION_WITHIN.match(lowered))
+    if any(explains):
         return Expected("description")
     return Expected("name")
 
@@ -639,16 +644,27 @@ def page_subject(title: str) -> str:
     return clean_title(title).rsplit(": ", 1)[-1].rsplit(" — ", 1)[-1]
 
 
+VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
+
+
 def description_lead(question: str, sources: list[SourceRecord], top: list[Scored]) -> Scored | str:
     """The sentence an explanation opens with, or why there is none.
 
-    The explanation must be about what the question names: its rarest word among the sources read ("walrus" in
-    "what does the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its
-    page's title, else the best-ranked sentences are about something else (the "%" operator). Among the sentences
-    that qualify, a page about the question's subject (its subject's words all in the question) opens with what its
-    subject is, so that page's earliest one leads ("functools.lru_cache(...): Least-recently-used cache
-    decorator."); otherwise the best-ranked one does.
+    A page about the question's subject (its subject's words all in the question) opens with what its subject is,
+    so when one is among the best sentences, its earliest one there leads ("functools.lru_cache(...): Least-recently-
+    used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the explanation must
+    be about what the question names: its rarest word among the sources read ("walrus" in "what does the walrus
+    operator do?"; comparison words like "difference" left out) must be in the sentence or its page's title, else the
+    best-ranked sentences are about something else (the "%" operator) and there is no lead.
     """
+    question_terms = stems(question)
+    for scored in top:
+        subject = stems(page_subject(scored.line.source["title"]))
+        if subject and subject <= question_terms:
+            key = scored.line.source["key"]
+            own = [s for s in top if s.line.source["key"] == key and not VERSION_NOTE.match(s.line.text)]
+            if own:
+                return min(own, key=lambda s: s.line.position)
     terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}
@@ -659,15 +675,7 @@ def description_lead(question: str, sources: list[SourceRecord], top: list[Score
         return top[0]
     rarest = min(terms, key=lambda t: frequency[t])
     about = [s for s in top if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
-    if not about:
-        return f"no sentence read that speaks to the question mentions '{rarest}'"
-    question_terms = stems(question)
-    for scored in about:
-        subject = stems(page_subject(scored.line.source["title"]))
-        if subject and subject <= question_terms:
-            key = scored.line.source["key"]
-            return min((s for s in about if s.line.source["key"] == key), key=lambda s: s.line.position)
-    return about[0]
+    return about[0] if about else f"no sentence read that speaks to the question mentions '{rarest}'"
 
 
 def _evidence(scored: Scored) -> list[Line]:

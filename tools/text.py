@@ -190,7 +190,8 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
     if not 20 <= len(sentence) <= max_chars:
         return False
-    if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence:
+    if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence \
+            or "::=" in sentence:  # markup, code, or a grammar rule
         return False
     letters = sum(ch.isalpha() for ch in sentence)
     if letters < 0.7 * len(sentence.replace(" ", "")) or _SIGNATURE.match(sentence):

@@ -270,6 +270,19 @@ def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_
     assert "'walrus'" in find_answer("What does the walrus operator do?", sources_of(aside)).reason
 
 
+def test_a_version_note_does_not_open_an_explanation() -> None:
+    with_note = [page("Python stdlib: functools.cache", "Changed in version 3.9: Added the function to the module "
+                      "namespace.\n\nfunctools.cache(user_function): Simple lightweight unbounded function cache.")]
+    found = find_answer("What does functools.cache do?", sources_of(with_note))
+    assert found.evidence[0].text.startswith("functools.cache(user_function): Simple lightweight")
+
+
+def test_what_a_kind_of_thing_is_within_a_field_asks_for_an_explanation() -> None:
+    assert expected_answer("What is a decorator in Python?").kind == "description"
+    assert expected_answer("What is the capital in the north of Wales?").kind != "description"  # "the": a name
+    assert expected_answer("What is a term for the court in secular society?").kind == "name"
+
+
 def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> None:
     assert expected_answer("What is the difference between a list and a tuple?").kind == "description"
     assert expected_answer("How does a tuple differ from a list?").kind == "description"

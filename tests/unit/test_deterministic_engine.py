@@ -64,6 +64,7 @@ def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
     assert not claimable("Generator objects provide these attributes: gi_code code object gi_frame frame object "
                          "gi_running set to 1 when the generator is executing")
     assert claimable("The os.path module and the sys_exit helper are used by the build scripts here.")
+    assert not claimable('lambda_expr ::= "lambda" [parameter_list] ":" expression')  # a grammar rule
 
 
 def test_identifiers_and_irregular_verbs():
