@@ -560,7 +560,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if not top:
         return Found(None, expected.kind, reason="no sentence read speaks to the question")
     if expected.kind == "description":
-        lead = description_lead(question, sources, top)
+        lead = description_lead(question, sources, ranked)
         if isinstance(lead, str):
             return Found(None, expected.kind, reason=lead)
         return Found(None, expected.kind, _evidence(lead), reason="the question asks for an explanation, not a short "
@@ -647,24 +647,26 @@ def page_subject(title: str) -> str:
 VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
-def description_lead(question: str, sources: list[SourceRecord], top: list[Scored]) -> Scored | str:
+def description_lead(question: str, sources: list[SourceRecord], ranked: list[Scored]) -> Scored | str:
     """The sentence an explanation opens with, or why there is none.
 
     A page about the question's subject (its subject's words all in the question) opens with what its subject is,
-    so when one is among the best sentences, its earliest one there leads ("functools.lru_cache(...): Least-recently-
-    used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the explanation must
-    be about what the question names: its rarest word among the sources read ("walrus" in "what does the walrus
-    operator do?"; comparison words like "difference" left out) must be in the sentence or its page's title, else the
-    best-ranked sentences are about something else (the "%" operator) and there is no lead.
+    so when one speaks to the question at all, its earliest sentence that does leads ("functools.lru_cache(...):
+    Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
+    explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
+    the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its page's
+    title, else the best-ranked sentences are about something else (the "%" operator) and there is no lead.
     """
     question_terms = stems(question)
-    for scored in top:
+    relevant = [s for s in ranked if s.score > 0]
+    for scored in relevant:  # the subject's own page may rank low: pages that only mention it say more words
         subject = stems(page_subject(scored.line.source["title"]))
         if subject and subject <= question_terms:
             key = scored.line.source["key"]
-            own = [s for s in top if s.line.source["key"] == key and not VERSION_NOTE.match(s.line.text)]
+            own = [s for s in relevant if s.line.source["key"] == key and not VERSION_NOTE.match(s.line.text)]
             if own:
                 return min(own, key=lambda s: s.line.position)
+    top = relevant[:TOP_SENTENCES]
     terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}

@@ -270,6 +270,14 @@ def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_
     assert "'walrus'" in find_answer("What does the walrus operator do?", sources_of(aside)).reason
 
 
+def test_the_subjects_own_page_leads_even_when_pages_that_only_mention_it_rank_higher() -> None:
+    zlib = page("Python stdlib: zlib module", " ".join(
+        f"The function number {n} of this module compresses data like GNU zip does." for n in range(50)))
+    own = page("Python built-in: zip", "zip(*iterables): Iterate over several iterables in parallel, in tuples.")
+    found = find_answer("What does the zip function do?", sources_of([zlib, own]))
+    assert found.evidence[0].text.startswith("zip(*iterables): Iterate over several iterables")
+
+
 def test_a_version_note_does_not_open_an_explanation() -> None:
     with_note = [page("Python stdlib: functools.cache", "Changed in version 3.9: Added the function to the module "
                       "namespace.\n\nfunctools.cache(user_function): Simple lightweight unbounded function cache.")]

@@ -65,6 +65,8 @@ def test_stdlib_functions_have_their_own_titled_and_linked_documents(builtin):
     # what a package re-exports from a submodule is documented under the package, as the library pages do
     assert builtin.search("What is asyncio.gather?", 1)[0].url.endswith("library/asyncio.html#asyncio.gather")
     assert builtin.search("What does the built-in zip function do?", 3)[0].url.endswith("library/functions.html#zip")
+    # a function's own page comes before pages that only mention it, also when the question does not say "built-in"
+    assert builtin.search("What does the zip function do?", 3)[0].title == "Python built-in: zip"
 
 
 def test_installed_packages_are_still_found_but_rank_below_pythons_documentation(builtin):

@@ -44,3 +44,12 @@ def test_two_processes_building_one_index_agree(write_jsonl, isolated_data_dir):
     outputs = [run.communicate(timeout=120) for run in runs]
     assert all(run.returncode == 0 for run in runs), outputs
     assert [int(out.strip()) for out, _ in outputs] == [len(PASSAGES)] * 2
+
+
+def test_a_query_names_a_titles_subject_only_as_a_whole_word_or_dotted_name():
+    from satiate.tools.search.fts_index import names_subject
+
+    assert names_subject("What does the zip function do?", "Python built-in: zip")
+    assert names_subject("What does functools.lru_cache do?", "Python stdlib: functools.lru_cache")
+    assert not names_subject("How do I unzip an archive?", "Python built-in: zip")
+    assert not names_subject("What does functools.lru_cache do?", "Python stdlib: functools")  # only a part of it

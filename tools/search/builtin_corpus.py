@@ -38,6 +38,7 @@ MIN_DOCSTRING_CHARS = 20
 # third-party README is last (measured on README-style questions; see tests/test_builtin_corpus.py).
 RANK_WEIGHTS = {"pydoc-topics": 1.5, "stdlib": 1.0, "dist:": 0.4}
 EXACT_WORD_BONUS = 0.5
+SUBJECT_BONUS = 1.0  # a function's or class's own page, when the query names it, before pages that only mention it
 SELF_DISTRIBUTION = __name__.split(".")[0]
 
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -430,7 +431,8 @@ class BuiltinCorpusBackend:
         self.reindexed = self.index.sync(units)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
-        return self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS)
+        return self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
+                                 subject_bonus=SUBJECT_BONUS)
 
     def close(self) -> None:
         self.index.close()

@@ -275,13 +275,15 @@ class FtsIndex:
                                     resync=True)
 
     def search(self, query: str, max_results: int, *, unit_weights: Mapping[str, float] | None = None,
-               exact_bonus: float = 0.0) -> list[RawHit]:
+               exact_bonus: float = 0.0, subject_bonus: float = 0.0) -> list[RawHit]:
         """Passages best first by BM25 (a title match counts double).
 
         ``unit_weights`` maps a unit-name prefix to a factor on its passages' scores (below 1 ranks that material
         lower without dropping it). ``exact_bonus`` re-ranks the best candidates by the share of query words they
         contain as written: the Porter stemmer makes "generator", "generic" and "general" one term, and this tells
-        them apart again.
+        them apart again; ``subject_bonus`` (with it) also lifts a page whose title's subject the query names as a
+        word ("zip" in "what does the zip function do?" for "Python built-in: zip", over zlib's page, which says
+        "function" and "zip" too).
         """
         expression = fts_query(query)
         if not expression:
@@ -300,9 +302,16 @@ class FtsIndex:
             ).fetchall(), resync=True)
         if exact_bonus:
             terms = unique(content_terms(query)) or unique(words(query))
-            rows.sort(key=lambda row: row[0] * (1.0 + exact_bonus * exact_share(terms, f"{row[2]} {row[4]}")))
+            rows.sort(key=lambda row: row[0] * (1.0 + exact_bonus * exact_share(terms, f"{row[2]} {row[4]}"))
+                      * (1.0 + subject_bonus * names_subject(query, row[2])))
         return [RawHit(doc_id=doc_id, title=title, url=url, body=text)
                 for _, doc_id, title, url, text in rows[:max_results]]
+
+
+def names_subject(query: str, title: str) -> bool:
+    """Does the query name the title's subject (after its last ": ") as a whole word or dotted name?"""
+    subject = title.rsplit(": ", 1)[-1].strip()
+    return bool(subject) and re.search(rf"(?<![\w.]){re.escape(subject)}(?![\w.])", query, re.IGNORECASE) is not None
 
 
 def exact_share(terms: list[str], text: str) -> float:
