@@ -673,8 +673,8 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     unmentioned = [t for t in terms if not frequency[t]]
     if unmentioned:
         return "no source read mentions " + " or ".join(f"'{t}'" for t in unmentioned)
-    if not terms:
-        return top[0]
+    if not terms:  # "what is the difference between is and ==?": nothing left to look for in a sentence
+        return "the question names nothing a sentence read could be matched on"
     rarest = min(terms, key=lambda t: frequency[t])
     about = [s for s in top if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
     return about[0] if about else f"no sentence read that speaks to the question mentions '{rarest}'"

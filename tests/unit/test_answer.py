@@ -297,3 +297,5 @@ def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> Non
     assert expected_answer("How many years difference is there between A and B?").kind == "number"
     found = find_answer("What is the difference between a list and a tuple?", sources_of(DOCS))
     assert "Tuples are immutable" in found.evidence[0].text  # "difference" itself is in no sentence, nor needed
+    # only operators and comparison words: no sentence can be told to be about them
+    assert find_answer("What is the difference between is and ==?", sources_of(DOCS)).evidence == []
