@@ -22,9 +22,11 @@ from satiate.tools.text import (
     SCAN_CHARS,
     STOPWORDS,
     claimable,
+    clean_title,
     content_terms,
     idf_weights,
     numbers,
+    page_subject,
     sentences,
     stem,
     stems,
@@ -204,11 +206,6 @@ def _names_a_person(tokens: list[str]) -> bool:
 
 
 # --- sentences and their relevance ----------------------------------------------------------------------------------
-def clean_title(title: str) -> str:
-    """A page title as a subject: "Sinister (film)" -> "Sinister"."""
-    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
-
-
 def page_key(title: str) -> str:
     """A title to look pages up by: lower case, qualifier kept ("Leader of Opposition (Uganda)" names Uganda)."""
     return title.replace("(", " ").replace(")", " ").lower().strip()
@@ -636,12 +633,6 @@ def _common_name(span: str, title: str) -> str:
     if parts[-1] != title_parts[-1] or (len(parts) > 1 and parts[0] != title_parts[0]):
         return span
     return name
-
-
-def page_subject(title: str) -> str:
-    """What a page is about, from its title: "Python stdlib: functools.lru_cache" -> "functools.lru_cache",
-    "Sequence Types — list, tuple, range — Lists" -> "Lists"."""
-    return clean_title(title).rsplit(": ", 1)[-1].rsplit(" — ", 1)[-1]
 
 
 VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)

@@ -10,14 +10,16 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from satiate.engine.answer import clean_title, focus_terms, name_spans
+from satiate.engine.answer import focus_terms, name_spans
 from satiate.state.records import SourceRecord
 from satiate.tools.text import (
     SCAN_CHARS,
     claimable,
+    clean_title,
     content_terms,
     entities,
     idf_weights,
+    page_subject,
     sentences,
     stem,
     stems,
@@ -88,7 +90,7 @@ def topical_sources(question: str, sources: list[SourceRecord], share: float = 0
 def held_names(title: str) -> set[str]:
     """The names a held page answers to: its title, without its qualifier, the subject after a colon ("Python
     built-in: GeneratorExit" is GeneratorExit's page) and a dotted subject's last part ("collections.abc.Generator")."""
-    subject = clean_title(title).rsplit(": ", 1)[-1]
+    subject = page_subject(title)
     return {title.strip().lower(), clean_title(title).lower(), subject.lower(), subject.rsplit(".", 1)[-1].lower()}
 
 

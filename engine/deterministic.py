@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from satiate.engine.answer import (
     Found,
-    clean_title,
     evidence_covers_names,
     expected_answer,
     find_answer,
@@ -38,6 +37,7 @@ from satiate.state.settings import Settings
 from satiate.tools.search.base import LOCAL_BACKENDS
 from satiate.tools.text import (
     SCAN_CHARS,
+    clean_title,
     content_terms,
     entities,
     idf_weights,

@@ -20,11 +20,11 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
-from satiate.engine.answer import clean_title, evidence_lines, expected_answer, with_subject
+from satiate.engine.answer import evidence_lines, expected_answer, with_subject
 from satiate.engine.grounding import sentence_support_problem, supports
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
-from satiate.tools.text import stems, words
+from satiate.tools.text import clean_title, stems, words
 
 TITLE_CHARS = 80  # of a source title shown beside its sentence
 SHORT_ANSWER_CHARS = 60  # the schema's cap (a grammar stops the model there)

@@ -173,6 +173,17 @@ def idf_weights(documents: list[list[str]]) -> dict[str, float]:
     return {term: math.log(1 + (total - count + 0.5) / (count + 0.5)) for term, count in frequency.items()}
 
 
+def clean_title(title: str) -> str:
+    """A page title as a subject: "Sinister (film)" -> "Sinister"."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
+
+
+def page_subject(title: str) -> str:
+    """What a page is about, from its title: "Python stdlib: functools.lru_cache" -> "functools.lru_cache",
+    "Sequence Types — list, tuple, range — Lists" -> "Lists", "Sinister (film)" -> "Sinister"."""
+    return clean_title(title).rsplit(": ", 1)[-1].rsplit(" — ", 1)[-1]
+
+
 def truncate(text: str, limit: int) -> str:
     """Cut at a word boundary, marking the cut."""
     if len(text) <= limit:

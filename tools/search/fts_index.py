@@ -25,7 +25,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
 from satiate.tools.search.base import RawHit
 from satiate.tools.store import StorageError, discard_sqlite_file, fault_kind, storage_fault
-from satiate.tools.text import content_terms, unique, words
+from satiate.tools.text import content_terms, page_subject, unique, words
 
 try:
     import fcntl
@@ -309,8 +309,8 @@ class FtsIndex:
 
 
 def names_subject(query: str, title: str) -> bool:
-    """Does the query name the title's subject (after its last ": ") as a whole word or dotted name?"""
-    subject = title.rsplit(": ", 1)[-1].strip()
+    """Does the query name the title's subject (``page_subject``) as a whole word or dotted name?"""
+    subject = page_subject(title)
     return bool(subject) and re.search(rf"(?<![\w.]){re.escape(subject)}(?![\w.])", query, re.IGNORECASE) is not None
 
 
