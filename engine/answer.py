@@ -635,6 +635,19 @@ def _common_name(span: str, title: str) -> str:
     return name
 
 
+_CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...
+
+
+def _page_of(source: SourceRecord) -> tuple[str, str]:
+    """A page, whichever of its passages a source is: its title and address (without a passage's "#pN")."""
+    return source["title"], _CHUNK.sub("", source.get("url") or "")
+
+
+def _chunk_number(source: SourceRecord) -> int:
+    match = _CHUNK.search(source.get("doc_id") or "")
+    return int(match.group(1)) if match else 0
+
+
 VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
@@ -642,7 +655,8 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     """The sentence an explanation opens with, or why there is none.
 
     A page about the question's subject (its subject's words all in the question) opens with what its subject is,
-    so when one speaks to the question at all, its earliest sentence that does leads ("functools.lru_cache(...):
+    so when one speaks to the question at all, its earliest sentence that does (in its first passage, for a page
+    indexed as several) leads ("functools.lru_cache(...):
     Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
     explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
     the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its page's
@@ -653,10 +667,10 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     for scored in relevant:  # the subject's own page may rank low: pages that only mention it say more words
         subject = stems(page_subject(scored.line.source["title"]))
         if subject and subject <= question_terms:
-            key = scored.line.source["key"]
-            own = [s for s in relevant if s.line.source["key"] == key and not VERSION_NOTE.match(s.line.text)]
+            page = _page_of(scored.line.source)
+            own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)]
             if own:
-                return min(own, key=lambda s: s.line.position)
+                return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
     top = relevant[:TOP_SENTENCES]
     terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]

@@ -278,6 +278,17 @@ def test_the_subjects_own_page_leads_even_when_pages_that_only_mention_it_rank_h
     assert found.evidence[0].text.startswith("zip(*iterables): Iterate over several iterables")
 
 
+def test_a_page_indexed_as_several_passages_opens_with_its_first() -> None:
+    title, url = "Python language reference: The with statement", "https://docs.python.org/3/with.html"
+    later = {"id": "S1", "key": "doc:with#p3", "doc_id": "python:with#p3", "title": title, "url": url,
+             "text": "You can also write multi-item with statements over several lines if the items are in "
+                     "parentheses. The with statement then manages every item in turn."}
+    first = {"id": "S2", "key": "doc:with#p1", "doc_id": "python:with#p1", "title": title, "url": url,
+             "text": "The with statement wraps the execution of a block with methods defined by a context manager."}
+    found = find_answer("What is the with statement?", [later, first])
+    assert found.evidence[0].text.startswith("The with statement wraps the execution of a block")
+
+
 def test_a_version_note_does_not_open_an_explanation() -> None:
     with_note = [page("Python stdlib: functools.cache", "Changed in version 3.9: Added the function to the module "
                       "namespace.\n\nfunctools.cache(user_function): Simple lightweight unbounded function cache.")]
