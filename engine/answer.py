@@ -84,6 +84,7 @@ DEFINITION = re.compile(
 # "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
 COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
 COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
+NAMED_KEYWORD = re.compile(r"\b(the|an?) \w+ ((?:statement|keyword|operator|clause|loop)s?)\b")
 # "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
 DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
@@ -183,9 +184,10 @@ def expected_answer(question: str) -> Expected:
         return Expected("person")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
+    plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
     explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered),
                 COMPARISON.search(lowered), re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered),
-                DEFINITION.match(lowered), DEFINITION_WITHIN.match(lowered))
+                DEFINITION.match(plain), DEFINITION_WITHIN.match(plain))
     if any(explains):
         return Expected("description")
     return Expected("name")

@@ -42,9 +42,22 @@ def words(text: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
 
 
+# "the with statement", "the in operator", "the for loop": a keyword named as such is the subject, not a stopword
+SYNTAX_NOUNS = frozenset("statement statements keyword keywords operator operators clause clauses loop loops".split())
+ARTICLES = frozenset({"the", "a", "an"})
+
+
 def content_terms(text: str) -> list[str]:
-    """Words that carry meaning: no stopwords, no question words, no single letters (order kept, repeats kept)."""
-    return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
+    """Words that carry meaning: no stopwords (unless a keyword named as such), no question words, no single letters
+    (order kept, repeats kept)."""
+    tokens = words(text)
+    return [w for i, w in enumerate(tokens) if len(w) > 1 and w not in QUESTION_WORDS and (
+        w not in STOPWORDS or _named_keyword(tokens, i))]
+
+
+def _named_keyword(tokens: list[str], at: int) -> bool:
+    return (0 < at < len(tokens) - 1 and tokens[at - 1] in ARTICLES and tokens[at] not in ARTICLES
+            and tokens[at + 1] in SYNTAX_NOUNS)
 
 
 IRREGULAR = {

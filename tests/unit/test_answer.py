@@ -296,6 +296,15 @@ def test_a_version_note_does_not_open_an_explanation() -> None:
     assert found.evidence[0].text.startswith("functools.cache(user_function): Simple lightweight")
 
 
+def test_a_keyword_named_as_such_is_the_subject_not_a_stopword() -> None:
+    from satiate.tools.text import content_terms
+
+    assert content_terms("What does the with statement do?") == ["with", "statement"]
+    assert content_terms("What is the in operator?") == ["in", "operator"]
+    assert content_terms("the operator of the mine") == ["operator", "mine"]  # an article is never a keyword
+    assert expected_answer("What is the in operator?").kind == "description"
+
+
 def test_what_a_kind_of_thing_is_within_a_field_asks_for_an_explanation() -> None:
     assert expected_answer("What is a decorator in Python?").kind == "description"
     assert expected_answer("What is the capital in the north of Wales?").kind != "description"  # "the": a name
