@@ -51,6 +51,9 @@ def content_terms(text: str) -> list[str]:
     """Words that carry meaning: no stopwords (unless a keyword named as such), no question words, no single letters
     (order kept, repeats kept)."""
     tokens = words(text)
+    plain = [w for w in tokens if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
+    if SYNTAX_NOUNS.isdisjoint(plain):  # the common case, on every sentence read: no keyword is named
+        return plain
     return [w for i, w in enumerate(tokens) if len(w) > 1 and w not in QUESTION_WORDS and (
         w not in STOPWORDS or _named_keyword(tokens, i))]
 
