@@ -67,6 +67,8 @@ def test_stdlib_functions_have_their_own_titled_and_linked_documents(builtin):
     assert builtin.search("What does the built-in zip function do?", 3)[0].url.endswith("library/functions.html#zip")
     # a function's own page comes before pages that only mention it, also when the question does not say "built-in"
     assert builtin.search("What does the zip function do?", 3)[0].title == "Python built-in: zip"
+    # os.path is documented under that name, whichever module implements it here
+    assert builtin.search("What does os.path.join do?", 3)[0].url.endswith("library/os.path.html#os.path.join")
 
 
 def test_installed_packages_are_still_found_but_rank_below_pythons_documentation(builtin):

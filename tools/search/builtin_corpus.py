@@ -18,6 +18,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import inspect
+import os
 import re
 import sys
 import sysconfig
@@ -31,7 +32,7 @@ from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, chunk_text
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
-CORPUS_FORMAT = 3
+CORPUS_FORMAT = 4
 MIN_DESCRIPTION_CHARS = 200
 MIN_DOCSTRING_CHARS = 20
 # Factors on BM25 scores per source: the language reference is the definition, docstrings are API notes, and a
@@ -54,7 +55,8 @@ SKIPPED_PARTS = frozenset({"test", "tests", "idle_test", "_vendor"})
 # Modules whose contents are documented under another name: the pure-Python twin of a public module, and the
 # C module behind ``os``.
 PUBLIC_NAME_OF = {"_collections_abc": "collections.abc", "_pyio": "io", "_pydecimal": "decimal",
-                  "_pydatetime": "datetime", "_weakrefset": "weakref", "posix": "os", "nt": "os"}
+                  "_pydatetime": "datetime", "_weakrefset": "weakref", "posix": "os", "nt": "os",
+                  os.path.__name__: "os.path"}  # posixpath here (ntpath on Windows): documented as os.path
 
 # pydoc topic label -> the documentation page that holds it (Sphinx labels are also the anchors on those pages).
 TOPIC_PAGES = {
