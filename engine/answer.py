@@ -185,7 +185,8 @@ def expected_answer(question: str) -> Expected:
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
-    explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe)\b", lowered),
+    explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe|purpose of|"
+                          r"used for)\b", lowered),
                 COMPARISON.search(lowered), re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered),
                 DEFINITION.match(plain), DEFINITION_WITHIN.match(plain))
     if any(explains):

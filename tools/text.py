@@ -211,6 +211,7 @@ def truncate(text: str, limit: int) -> str:
 _SIGNATURE = re.compile(r"^[\w.]+\(.*\)[.:]?$")  # "email.generator.Generator(outfp, *, policy=None)"
 _SNAKE_NAME = re.compile(r"\b\w*[a-z]_\w+\b|\b__\w+__\b")  # gi_code, __iter__: names from code
 LISTING_NAMES = 3  # a sentence naming this many is a flattened table of attributes, not a statement
+_PARENTHESES = re.compile(r"\([^()]*\)")
 
 
 def claimable(sentence: str, max_chars: int = 600) -> bool:
@@ -223,7 +224,7 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     letters = sum(ch.isalpha() for ch in sentence)
     if letters < 0.7 * len(sentence.replace(" ", "")) or _SIGNATURE.match(sentence):
         return False  # mostly symbols, digits or code; a bare call signature states nothing
-    if len(_SNAKE_NAME.findall(sentence)) >= LISTING_NAMES:
+    if len(_SNAKE_NAME.findall(_PARENTHESES.sub("", sentence))) >= LISTING_NAMES:  # a signature's may
         return False
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything
     return len(sentence.split()) >= 5 and instruction_like(sentence) is None

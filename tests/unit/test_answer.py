@@ -309,6 +309,9 @@ def test_what_a_kind_of_thing_is_within_a_field_asks_for_an_explanation() -> Non
     assert expected_answer("What is a decorator in Python?").kind == "description"
     assert expected_answer("What is the capital in the north of Wales?").kind != "description"  # "the": a name
     assert expected_answer("What is a term for the court in secular society?").kind == "name"
+    assert expected_answer("What is the purpose of the global statement?").kind == "description"
+    assert expected_answer("What is functools.partial used for?").kind == "description"
+    assert expected_answer("Are both towers used for real estate?").kind == "yes_no"
 
 
 def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> None:

@@ -65,6 +65,9 @@ def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
                          "gi_running set to 1 when the generator is executing")
     assert claimable("The os.path module and the sys_exit helper are used by the build scripts here.")
     assert not claimable('lambda_expr ::= "lambda" [parameter_list] ":" expression')  # a grammar rule
+    # a signature may name many keyword arguments: the summary after it still states something
+    assert claimable("json.dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, "
+                     "sort_keys=False): Serialize obj to a JSON formatted str.")
 
 
 def test_identifiers_and_irregular_verbs():
