@@ -224,8 +224,8 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     letters = sum(ch.isalpha() for ch in sentence)
     if letters < 0.7 * len(sentence.replace(" ", "")) or _SIGNATURE.match(sentence):
         return False  # mostly symbols, digits or code; a bare call signature states nothing
-    if len(_SNAKE_NAME.findall(_PARENTHESES.sub("", sentence))) >= LISTING_NAMES:  # a signature's may
-        return False
+    if len(_SNAKE_NAME.findall(_PARENTHESES.sub("", sentence))) >= LISTING_NAMES:
+        return False  # a flattened attribute table (the names inside a signature's parentheses do not count)
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything
     return len(sentence.split()) >= 5 and instruction_like(sentence) is None
 
