@@ -6,6 +6,9 @@ Harbor Works was founded by Ada Pell (hop 2, only reachable by following the bre
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 QUESTION = "Who founded the company that makes the Lumen kettle?"
 
 PASSAGES = [
@@ -44,3 +47,14 @@ GENERATOR_PASSAGES = [
     {"doc_id": "iter", "title": "Iterators", "text": "An iterator returns successive items; generators are the "
      "simplest way to write one and they keep memory use low. " * 4},
 ]
+
+
+def write_benchmark_data(folder: Path) -> Path:
+    """The corpus and its question in the layout the benchmarks read (``--data``): corpus.jsonl and
+    questions.jsonl in ``folder``, which is returned."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "corpus.jsonl").write_text("\n".join(json.dumps(p) for p in PASSAGES) + "\n", encoding="utf-8")
+    (folder / "questions.jsonl").write_text(json.dumps({
+        "qid": "kettle", "dataset": "handmade", "type": "bridge", "question": QUESTION, "answers": ["Ada Pell"],
+        "gold_doc_ids": ["lumen", "harbor"]}) + "\n", encoding="utf-8")
+    return folder

@@ -13,18 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.research_corpus import PASSAGES, QUESTION
+from support.research_corpus import write_benchmark_data
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_chaos_benchmark_smoke(tmp_path: Path) -> None:
-    data = tmp_path / "bench-data"
-    data.mkdir()
-    (data / "corpus.jsonl").write_text("\n".join(json.dumps(p) for p in PASSAGES) + "\n", encoding="utf-8")
-    (data / "questions.jsonl").write_text(json.dumps({
-        "qid": "kettle", "dataset": "handmade", "type": "bridge", "question": QUESTION, "answers": ["Ada Pell"],
-        "gold_doc_ids": ["lumen", "harbor"]}) + "\n", encoding="utf-8")
+    data = write_benchmark_data(tmp_path / "bench-data")
     out = tmp_path / "results"
     env = {key: value for key, value in os.environ.items() if not key.startswith("SATIATE_")}
     command = [sys.executable, "-m", "bench.chaos", "--data", str(data), "--kills", "2", "--faults",

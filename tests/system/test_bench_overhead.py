@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from support.graph_support import build, corpus_deps, run_settings, saver_at
-from support.research_corpus import PASSAGES, QUESTION
+from support.research_corpus import QUESTION, write_benchmark_data
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,12 +52,7 @@ def test_a_shape_whose_fan_out_is_not_joined_in_one_task_is_refused(floor):
 
 
 def test_overhead_benchmark_reports_the_floor_and_satiates_share(tmp_path: Path) -> None:
-    data = tmp_path / "bench-data"
-    data.mkdir()
-    (data / "corpus.jsonl").write_text("\n".join(json.dumps(p) for p in PASSAGES) + "\n", encoding="utf-8")
-    (data / "questions.jsonl").write_text(json.dumps({
-        "qid": "kettle", "dataset": "handmade", "type": "bridge", "question": QUESTION, "answers": ["Ada Pell"],
-        "gold_doc_ids": ["lumen", "harbor"]}) + "\n", encoding="utf-8")
+    data = write_benchmark_data(tmp_path / "bench-data")
     out = tmp_path / "results"
     env = {key: value for key, value in os.environ.items() if not key.startswith("SATIATE_")}
     command = [sys.executable, "-m", "bench.overhead", "--data", str(data), "--qids", "kettle", "--repeats", "1",
