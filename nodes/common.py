@@ -1,4 +1,5 @@
-"""What every node shares: its dependencies, a read-only view of the state, progress events and timing.
+"""What every node shares: its dependencies, a read-only view of the state, progress events, timing, and the few
+record helpers more than one node (or the report) uses, so no node imports another.
 
 The state holds sources and search hits by reference (the hash of their text); ``view_of`` reads the texts back from
 the store in one call, so the engines, the grounding gate and the report get full records and never touch the
@@ -11,16 +12,21 @@ import functools
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
-from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, source_number
+from satiate.state.contracts import PlanQueryModel
+from satiate.state.records import ErrorRecord, Hit, QueryPlan, SearchRecord, SourceRecord, search_failed, source_number
 from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
+from satiate.state.updates import MeteredUpdate
+from satiate.tools.search.base import failure_reason
 from satiate.tools.search.service import SearchService
 from satiate.tools.source_texts import keep_texts, read_texts, snippet, text_hash
+from satiate.tools.text import SCAN_CHARS, sentences, truncate
+from satiate.tools.text_safety import instruction_like
 
 if TYPE_CHECKING:
     from satiate.tools.metrics import PrometheusExporter
@@ -28,6 +34,8 @@ if TYPE_CHECKING:
     from satiate.tools.store import Store
 
 StoreFor = Callable[[Settings], "Store"]
+UpdateT = TypeVar("UpdateT", bound=MeteredUpdate)
+NodeArgs = ParamSpec("NodeArgs")
 
 
 class MissingDependency(RuntimeError):
@@ -88,8 +96,10 @@ def forget_derived() -> None:
         _derived.clear()
 
 
-def settings_of(state: ResearchState | dict) -> Settings:
-    """The run's resolved settings, as stored at plan time (validated once per stored value, not once per call)."""
+def settings_of(state: Mapping[str, Any]) -> Settings:
+    """The run's resolved settings, as stored at plan time (validated once per stored value, not once per call).
+
+    The one way in for a run's settings: nodes, gather's Send payload and the routing edges all read them here."""
     resolved = state["resolved_settings"]
     return _known(resolved) or _remember(resolved, Settings.model_validate(resolved))
 
@@ -216,19 +226,19 @@ def error_record(node: str, kind: str, message: str, *, retryable: bool = False,
     return record
 
 
-def decision_update(decision: Decision) -> dict[str, Any]:
+def decision_update(decision: Decision) -> MeteredUpdate:
     """The meters and error records an engine decision adds to the state."""
-    update: dict[str, Any] = {"tokens_used": decision.tokens, "counters": decision.counters()}
+    update: MeteredUpdate = {"tokens_used": decision.tokens, "counters": decision.counters()}
     if decision.errors:
         update["error_log"] = list(decision.errors)
     return update
 
 
-def merge_updates(*updates: dict[str, Any]) -> dict[str, Any]:
-    """Combine partial updates from one node (lists concatenated, counters and meters added)."""
+def merge_updates(update: UpdateT, *more: Mapping[str, Any]) -> UpdateT:
+    """Combine partial updates from one node (lists concatenated, counters and meters added) into the first's type."""
     merged: dict[str, Any] = {}
-    for update in updates:
-        for key, value in update.items():
+    for part in (update, *more):
+        for key, value in part.items():
             if key in merged and isinstance(value, list):
                 merged[key] = [*merged[key], *value]
             elif key in merged and isinstance(value, dict) and key == "counters":
@@ -237,17 +247,70 @@ def merge_updates(*updates: dict[str, Any]) -> dict[str, Any]:
                 merged[key] = merged[key] + value
             else:
                 merged[key] = value
-    return merged
+    return cast(UpdateT, merged)
 
 
-def timed(node: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+def timed(node: Callable[NodeArgs, UpdateT]) -> Callable[NodeArgs, UpdateT]:
     """Add the node's own duration to ``elapsed_s``: the time budget is summed over nodes, so it survives resume."""
 
     @functools.wraps(node)
-    def wrapper(state, *args, **kwargs):
+    def wrapper(*args: NodeArgs.args, **kwargs: NodeArgs.kwargs) -> UpdateT:
         started = time.perf_counter()
-        update = node(state, *args, **kwargs)
+        update = node(*args, **kwargs)
         update["elapsed_s"] = update.get("elapsed_s", 0.0) + (time.perf_counter() - started)
         return update
 
     return wrapper
+
+
+def as_query_plans(queries: Iterable[PlanQueryModel], origin: str) -> list[QueryPlan]:
+    """An engine's proposed queries as the state's plans, each with where it came from (a breadcrumb and a
+    reformulation say so whatever node proposed them)."""
+    plans: list[QueryPlan] = []
+    for query in queries:
+        chosen = origin
+        if query.angle == "breadcrumb":
+            chosen = "breadcrumb"
+        elif query.intent.startswith("reformulation"):
+            chosen = "reformulation"
+        plan = QueryPlan(query=query.query, angle=query.angle, intent=query.intent, origin=chosen)  # type: ignore[typeddict-item]
+        if query.angle == "breadcrumb":
+            plan["breadcrumb"] = query.intent.removeprefix("breadcrumb: ")
+        plans.append(plan)
+    return plans
+
+
+def round_records(records: Sequence[SearchRecord], cycle: int, search_round: int) -> list[SearchRecord]:
+    """The searches of one round of one cycle."""
+    return [r for r in records if r["cycle"] == cycle and r["round"] == search_round]
+
+
+def suspicion(text: str) -> str | None:
+    """Why a source looks like it addresses the reader or a model with instructions (prompt injection), or None."""
+    for sentence in sentences(text[:SCAN_CHARS]):
+        reason = instruction_like(sentence.text)
+        if reason:
+            return f"{reason}: \"{truncate(sentence.text, 120)}\""
+    return None
+
+
+WEB_UNREACHED_NOTE = "The web could not be reached ({reason}); this answer comes from {served_by} only."
+WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no other source answered."
+FALLBACK_NAMES = {"builtin": "the built-in offline corpus (Python's own documentation)", "corpus": "the local corpus"}
+
+
+def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
+    """The note an answer carries when the web was searched but never answered: every web search of the run failed.
+
+    The run goes on with the next backends of the chain, so this is not degraded mode (which stops the run); the
+    answer is still marked degraded, and says where it came from instead.
+    """
+    web = [r for r in records if r["backend"] == "web"]
+    if not web or any(not search_failed(r["outcome"]) for r in web):
+        return None
+    reason = failure_reason(next((r["error"] for r in web if r.get("error")), "") or "every web search failed")
+    answered = sorted({r["backend"] for r in records if not search_failed(r["outcome"])})
+    if not answered:
+        return WEB_UNREACHED_ALONE_NOTE.format(reason=reason)
+    served_by = " and ".join(FALLBACK_NAMES.get(name, f"the {name} backend") for name in answered)
+    return WEB_UNREACHED_NOTE.format(reason=reason, served_by=served_by)

@@ -8,7 +8,6 @@ goes to the store and the state keeps a reference (``keep_sources``); the engine
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from satiate.engine.novelty import unseen_hits
 from satiate.nodes.common import (
@@ -18,15 +17,16 @@ from satiate.nodes.common import (
     error_record,
     keep_sources,
     merge_updates,
+    round_records,
     settings_of,
+    suspicion,
     timed,
     view_of,
 )
-from satiate.nodes.novelty_gate import round_records
-from satiate.nodes.report import suspicion
 from satiate.state.records import ErrorRecord, Hit, SearchRecord, SourceRecord, search_failed
 from satiate.state.schema import ResearchState
 from satiate.state.settings import Settings
+from satiate.state.updates import CompressUpdate
 from satiate.tools.reader import PageReader, ReadingReport, read_web_hits
 from satiate.tools.search.base import LOCAL_BACKENDS
 
@@ -77,9 +77,9 @@ def reading_errors(reading: ReadingReport, state: ResearchState) -> list[ErrorRe
                      for note in reading.notices()]
 
 
-def make_compress_node(deps: Dependencies):
+def make_compress_node(deps: Dependencies) -> Callable[[ResearchState], CompressUpdate]:
     @timed
-    def compress(state: ResearchState) -> dict[str, Any]:
+    def compress(state: ResearchState) -> CompressUpdate:
         settings = settings_of(state)
         view = view_of(state, deps.store)
         records = [r for r in round_records(view.search_results, state["cycle"], state["search_round"])
@@ -108,8 +108,9 @@ def make_compress_node(deps: Dependencies):
             flag = suspicion(source["text"])
             if flag:
                 source["suspicious"] = flag
-        update = {"sources": keep_sources(deps.store, settings, new_sources), "knowledge_state": decision.value,
-                  "counters": {"thin_hits_skipped": skipped, **reading.counters()}}
+        update: CompressUpdate = {"sources": keep_sources(deps.store, settings, new_sources),
+                                  "knowledge_state": decision.value,
+                                  "counters": {"thin_hits_skipped": skipped, **reading.counters()}}
         page_errors = reading_errors(reading, state)
         if page_errors:
             update["error_log"] = page_errors

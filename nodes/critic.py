@@ -8,13 +8,14 @@ material gap becomes the next cycle's target, fanned out over the angles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
 from satiate.engine.policy import Signoff, judge_signoff, stop_reason
 from satiate.nodes.common import (
     Dependencies,
+    as_query_plans,
     decision_update,
     emit,
     emit_round_start,
@@ -23,10 +24,10 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.nodes.plan import as_query_plans
 from satiate.state.contracts import CriticReport
 from satiate.state.records import CriticRecord, GapRecord, OpenQuestion, QueryPlan, RoundRecord
 from satiate.state.schema import ResearchState
+from satiate.state.updates import CriticUpdate
 from satiate.tools.text import normalize_query
 
 
@@ -74,9 +75,9 @@ def plan_next_cycle(engine: ResearchEngine, state: ResearchState, view: Research
     return decision, fresh[: view.settings.budget.max_queries_per_round]
 
 
-def make_critic_node(deps: Dependencies):
+def make_critic_node(deps: Dependencies) -> Callable[[ResearchState], CriticUpdate]:
     @timed
-    def critic(state: ResearchState) -> dict[str, Any]:
+    def critic(state: ResearchState) -> CriticUpdate:
         settings = settings_of(state)
         engine = deps.engine_for(settings)
         view = view_of(state, deps.store)
@@ -84,7 +85,7 @@ def make_critic_node(deps: Dependencies):
         gaps, open_questions = settle_tried_gaps(decision.value, view.executed_queries())
         verdict = judge_signoff(gaps, state.get("clean_signoffs", 0))
         cycle, target = state.get("cycle", 1), verdict.target
-        update: dict[str, Any] = {
+        update: CriticUpdate = {
             "critic_reports": [CriticRecord(cycle=cycle, gaps=gaps, signoff=verdict.signoff, target=target)],
             "rounds": [convergence_row(state, verdict, decision.tokens)],
             "open_questions": open_questions,

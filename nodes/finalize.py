@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from langchain_core.runnables import RunnableConfig
 
 from satiate.nodes.common import Dependencies, emit, settings_of
 from satiate.nodes.report import build_result
 from satiate.state.schema import ResearchState
+from satiate.state.updates import FinalizeUpdate
 
 
-def make_finalize_node(deps: Dependencies):
-    def finalize(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
+def make_finalize_node(deps: Dependencies) -> Callable[[ResearchState, RunnableConfig], FinalizeUpdate]:
+    def finalize(state: ResearchState, config: RunnableConfig) -> FinalizeUpdate:
         thread_id = (config or {}).get("configurable", {}).get("thread_id")
         result = build_result(state, thread_id, deps.store)
         exporter = deps.metrics_for(settings_of(state)) if deps.metrics_for is not None else None

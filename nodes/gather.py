@@ -7,22 +7,19 @@ repeats none of the searches that completed. A failed search is recorded as fail
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
 from satiate.engine.canonical import canonical_key
-from satiate.nodes.common import Dependencies, emit, error_record, keep_bodies
-from satiate.state.records import Hit, QueryPlan, SearchRecord, search_failed
+from satiate.nodes.common import Dependencies, emit, error_record, keep_bodies, settings_of
+from satiate.state.records import ErrorRecord, Hit, QueryPlan, SearchRecord, search_failed
 from satiate.state.settings import Settings
+from satiate.state.updates import GatherUpdate
 from satiate.tools.search.base import LOCAL_BACKENDS, failure_reason
 from satiate.tools.search.service import SearchAttempt
 from satiate.tools.text import normalize_query, simplify_query
-
-WEB_UNREACHED_NOTE = "The web could not be reached ({reason}); this answer comes from {served_by} only."
-WEB_UNREACHED_ALONE_NOTE = "The web could not be reached ({reason}), and no other source answered."
-FALLBACK_NAMES = {"builtin": "the built-in offline corpus (Python's own documentation)", "corpus": "the local corpus"}
 
 
 class GatherTask(TypedDict):
@@ -97,32 +94,15 @@ def to_record(task: GatherTask, query: QueryPlan, attempt: SearchAttempt, durati
     return record
 
 
-def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
-    """The note an answer carries when the web was searched but never answered: every web search of the run failed.
-
-    The run goes on with the next backends of the chain, so this is not degraded mode (which stops the run); the
-    answer is still marked degraded, and says where it came from instead.
-    """
-    web = [r for r in records if r["backend"] == "web"]
-    if not web or any(not search_failed(r["outcome"]) for r in web):
-        return None
-    reason = failure_reason(next((r["error"] for r in web if r.get("error")), "") or "every web search failed")
-    answered = sorted({r["backend"] for r in records if not search_failed(r["outcome"])})
-    if not answered:
-        return WEB_UNREACHED_ALONE_NOTE.format(reason=reason)
-    served_by = " and ".join(FALLBACK_NAMES.get(name, f"the {name} backend") for name in answered)
-    return WEB_UNREACHED_NOTE.format(reason=reason, served_by=served_by)
-
-
-def make_gather_node(deps: Dependencies):
-    def gather(task: GatherTask) -> dict[str, Any]:
-        settings = Settings.model_validate(task["resolved_settings"])
+def make_gather_node(deps: Dependencies) -> Callable[[GatherTask], GatherUpdate]:
+    def gather(task: GatherTask) -> GatherUpdate:
+        settings = settings_of(task)
         service = deps.search_for(settings)
         # The whole result list is asked for (and cached); on a local backend only the best few unread become
         # sources (``read_limit``), the rest stay on record as seen.
         max_results = settings.budget.max_results_per_query
         records: list[SearchRecord] = []
-        errors = []
+        errors: list[ErrorRecord] = []
 
         def run(query: QueryPlan) -> SearchRecord | None:
             """Try the backends in order until one answers (ok or empty); every attempt is on record."""
@@ -164,7 +144,7 @@ def make_gather_node(deps: Dependencies):
                 run(QueryPlan(query=fallback, angle=task["query"]["angle"], intent="quality-floor fallback",
                               origin="quality_floor"))
         # the hits' text goes to the store, the search log keeps its hash (saved before the log that refers to it)
-        update: dict[str, Any] = {"search_results": keep_bodies(deps.store, settings, records),
+        update: GatherUpdate = {"search_results": keep_bodies(deps.store, settings, records),
                                   "counters": {**counters, "searches": len(records)}}
         if errors:
             update["error_log"] = errors

@@ -7,22 +7,26 @@ all failed is routed to reflect for reformulation, and enough failures open the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
 
 from satiate.engine.novelty import unseen_hits
 from satiate.engine.policy import epsilon_draw, live_backends, saturation_decision
-from satiate.nodes.common import Dependencies, decision_update, emit, merge_updates, settings_of, view_of
-from satiate.state.records import NoveltyRecord, SearchRecord, search_failed
+from satiate.nodes.common import (
+    Dependencies,
+    decision_update,
+    emit,
+    merge_updates,
+    round_records,
+    settings_of,
+    view_of,
+)
+from satiate.state.records import NoveltyRecord, search_failed
 from satiate.state.schema import ResearchState
+from satiate.state.updates import NoveltyGateUpdate
 
 
-def round_records(records: Sequence[SearchRecord], cycle: int, search_round: int) -> list[SearchRecord]:
-    return [r for r in records if r["cycle"] == cycle and r["round"] == search_round]
-
-
-def make_novelty_gate_node(deps: Dependencies):
-    def novelty_gate(state: ResearchState) -> dict[str, Any]:
+def make_novelty_gate_node(deps: Dependencies) -> Callable[[ResearchState], NoveltyGateUpdate]:
+    def novelty_gate(state: ResearchState) -> NoveltyGateUpdate:
         settings = settings_of(state)
         cycle, search_round = state.get("cycle", 1), state.get("search_round", 0) + 1
         records = round_records(state.get("search_results", []), cycle, search_round)
@@ -31,7 +35,7 @@ def make_novelty_gate_node(deps: Dependencies):
         # A round's branches ran in parallel: its wall time is its slowest branch, not the sum.
         elapsed = max((r["duration_s"] for r in records), default=0.0)
         base = dict(cycle=cycle, round=search_round, threshold=settings.novelty_threshold, failed_queries=failed)
-        update: dict[str, Any] = {"search_round": search_round, "elapsed_s": elapsed}
+        update: NoveltyGateUpdate = {"search_round": search_round, "elapsed_s": elapsed}
         if not live_backends(state, settings):
             verdict = NoveltyRecord(**base, score=0, new_hits=0, total_hits=0, decision="circuit_open",
                                     reason="every backend's circuit is open", draw=None)

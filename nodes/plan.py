@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from satiate.nodes.common import (
     Dependencies,
+    as_query_plans,
     decision_update,
     emit,
     emit_round_start,
@@ -16,9 +18,9 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.state.records import QueryPlan
 from satiate.state.schema import ResearchState
 from satiate.state.settings import resolve_settings, with_planned_tier
+from satiate.state.updates import PlanUpdate
 
 
 class QuestionError(ValueError):
@@ -46,24 +48,9 @@ def context_overrides(runtime: Runtime | None) -> dict[str, Any] | None:
     return {k: v for k, v in dict(context).items() if v is not None} if isinstance(context, dict) else None
 
 
-def as_query_plans(queries, origin: str) -> list[QueryPlan]:
-    plans: list[QueryPlan] = []
-    for query in queries:
-        chosen = origin
-        if query.angle == "breadcrumb":
-            chosen = "breadcrumb"
-        elif query.intent.startswith("reformulation"):
-            chosen = "reformulation"
-        plan = QueryPlan(query=query.query, angle=query.angle, intent=query.intent, origin=chosen)  # type: ignore[typeddict-item]
-        if query.angle == "breadcrumb":
-            plan["breadcrumb"] = query.intent.removeprefix("breadcrumb: ")
-        plans.append(plan)
-    return plans
-
-
-def make_plan_node(deps: Dependencies):
+def make_plan_node(deps: Dependencies) -> Callable[[ResearchState, Runtime], PlanUpdate]:
     @timed
-    def plan(state: ResearchState, runtime: Runtime) -> dict[str, Any]:
+    def plan(state: ResearchState, runtime: Runtime) -> PlanUpdate:
         overrides = context_overrides(runtime)
         settings = resolve_settings(state.get("settings"), overrides)
         question = check_question(state.get("question"), settings.max_question_chars)
@@ -78,7 +65,7 @@ def make_plan_node(deps: Dependencies):
         queries = as_query_plans(decision.value.queries[: settings.budget.max_queries_per_round], "plan")
         emit("plan", queries=[q["query"] for q in queries], engine=engine.label, backends=settings.resolved_backends())
         emit_round_start(1, 1, queries)
-        update: dict[str, Any] = {
+        update: PlanUpdate = {
             "question": question,
             "resolved_settings": resolved,
             "engine": engine.label,

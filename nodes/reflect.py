@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from satiate.nodes.common import (
     Dependencies,
+    as_query_plans,
     decision_update,
     emit,
     emit_round_start,
@@ -14,13 +15,13 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.nodes.plan import as_query_plans
 from satiate.state.schema import ResearchState
+from satiate.state.updates import ReflectUpdate
 
 
-def make_reflect_node(deps: Dependencies):
+def make_reflect_node(deps: Dependencies) -> Callable[[ResearchState], ReflectUpdate]:
     @timed
-    def reflect(state: ResearchState) -> dict[str, Any]:
+    def reflect(state: ResearchState) -> ReflectUpdate:
         settings = settings_of(state)
         decision = deps.engine_for(settings).reflect(view_of(state, deps.store))
         reflection = decision.value
@@ -29,7 +30,7 @@ def make_reflect_node(deps: Dependencies):
         emit("reflect", sufficient=reflection.sufficient, confidence=reflection.confidence, gaps=reflection.gaps,
              next_queries=[q["query"] for q in queries])
         emit_round_start(state.get("cycle", 1), state.get("search_round", 0) + 1, queries)
-        update = {"sufficient": reflection.sufficient, "pending_queries": queries}
+        update: ReflectUpdate = {"sufficient": reflection.sufficient, "pending_queries": queries}
         return merge_updates(update, decision_update(decision))
 
     return reflect

@@ -6,15 +6,12 @@ and Studio get an answer that stands on its own; the other sources are listed wi
 
 from __future__ import annotations
 
-from satiate.nodes.common import StoreFor, hydrate, settings_of
-from satiate.nodes.gather import web_unreached_note
+from satiate.nodes.common import StoreFor, hydrate, settings_of, suspicion, web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
 from satiate.state.records import search_failed, source_number
 from satiate.state.schema import ResearchState
 from satiate.state.settings import shown_settings
 from satiate.tools.metrics import run_metrics
-from satiate.tools.text import SCAN_CHARS, sentences, truncate
-from satiate.tools.text_safety import instruction_like
 
 
 def degraded_note(state: ResearchState) -> str | None:
@@ -23,15 +20,6 @@ def degraded_note(state: ResearchState) -> str | None:
     notes = [web_unreached_note(state.get("search_results", [])),
              DEGRADED_NOTE if state.get("degraded_mode") else None]
     return " ".join(note for note in notes if note) or None
-
-
-def suspicion(text: str) -> str | None:
-    """Why a source looks like it addresses the reader or a model with instructions (prompt injection), or None."""
-    for sentence in sentences(text[:SCAN_CHARS]):
-        reason = instruction_like(sentence.text)
-        if reason:
-            return f"{reason}: \"{truncate(sentence.text, 120)}\""
-    return None
 
 
 def flagged(source: dict) -> str | None:

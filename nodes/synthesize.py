@@ -7,7 +7,7 @@ on partial information (design §14).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
 from satiate.engine.grounding import gate_claims
@@ -24,6 +24,7 @@ from satiate.nodes.common import (
 from satiate.state.contracts import SynthesisResponse
 from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord
 from satiate.state.schema import ResearchState
+from satiate.state.updates import SynthesizeUpdate
 
 
 def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
@@ -47,9 +48,9 @@ def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
     return ShortAnswerRecord(text=text, kind=kind, reason="")
 
 
-def make_synthesize_node(deps: Dependencies):
+def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], SynthesizeUpdate]:
     @timed
-    def synthesize(state: ResearchState) -> dict[str, Any]:
+    def synthesize(state: ResearchState) -> SynthesizeUpdate:
         settings = settings_of(state)
         view = view_of(state, deps.store)  # the sources with their text: the gate checks claims against what was read
         decision = deps.engine_for(settings).synthesize(view)
@@ -75,7 +76,7 @@ def make_synthesize_node(deps: Dependencies):
         short = gated_short_answer(synthesis, gate.claims, {s["id"]: s["title"] for s in view.sources})
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
-        update: dict[str, Any] = {
+        update: SynthesizeUpdate = {
             "claims": gate.claims,
             "short_answer": short,
             "contradictions": contradictions,
