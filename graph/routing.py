@@ -11,8 +11,8 @@ from typing import Literal
 from langgraph.types import Send
 
 from satiate.engine.policy import search_chain, search_loop_done
+from satiate.nodes.common import settings_of
 from satiate.state.schema import ResearchState
-from satiate.state.settings import Settings
 
 
 def dispatch_searches(state: ResearchState) -> list[Send] | Literal["synthesize"]:
@@ -20,7 +20,7 @@ def dispatch_searches(state: ResearchState) -> list[Send] | Literal["synthesize"
     pending = state.get("pending_queries") or []
     if not pending:
         return "synthesize"
-    chain = search_chain(state, Settings.model_validate(state["resolved_settings"]))
+    chain = search_chain(state, settings_of(state))
     if not chain:
         return "synthesize"  # every working backend is saturated for this cycle: nothing new to gather
     round_number = state.get("search_round", 0) + 1
@@ -55,7 +55,7 @@ def route_after_gate(state: ResearchState) -> Literal["compress", "reflect", "sy
 
 def route_after_reflect(state: ResearchState) -> list[Send] | Literal["synthesize"]:
     """Not sufficient and budget left -> gather again; sufficient, round cap or budget spent -> synthesize."""
-    if search_loop_done(state, Settings.model_validate(state["resolved_settings"])):
+    if search_loop_done(state, settings_of(state)):
         return "synthesize"
     return dispatch_searches(state)
 
