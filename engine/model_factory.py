@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine
-from satiate.engine.model import ROLES, ModelDecision, ModelEngine
+from satiate.engine.model import ModelEngine
+from satiate.engine.model_calls import ROLES, ModelDecision
 from satiate.state.contracts import PlanResponse
 from satiate.state.records import ErrorRecord
 from satiate.state.settings import Settings

@@ -1,0 +1,208 @@
+"""The answer written by a model: from numbered sentences it cites by number, checked claim by claim.
+
+Each claim is checked against exactly the sentences it cites (``engine.evidence``) and later against the grounding
+gate. No claim kept (after the re-asks the time allows) -> the deterministic synthesis, recorded as a fallback.
+Claims kept but no short answer they state, while the deterministic finder has one -> its answer sentence leads, the
+model's claims follow (also recorded). The same evidence as the run's last model answer -> that answer again,
+without a call. Too little time left for a call -> the run's last model answer if there is one, else the
+deterministic synthesis of what was read; either way the error log says so.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from satiate.engine.base import Decision, ResearchView
+from satiate.engine.evidence import (
+    EvidenceItem,
+    JudgedAnswer,
+    answer_kind_words,
+    answer_schema,
+    evidence_items,
+    example_echoes,
+    fit_evidence,
+    judge_answer,
+)
+from satiate.engine.model_calls import CallMeter, CallPlan, ModelCaller, ModelDecision
+from satiate.engine.prompt_material import Prompt
+from satiate.prompts.loader import load_prompt, quote_data
+from satiate.state.contracts import DEGRADED_NOTE, ClaimDraft, SynthesisResponse
+from satiate.state.records import ErrorRecord
+from satiate.tools.llm.errors import CallFailure
+from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured
+from satiate.tools.text import stems
+
+# model_profile='small': questions answered by a verdict (yes/no, which of two) are decided by the deterministic
+# comparison of the two statements. Measured with a 1.5B model: it wrote a comparison of its own ("X and Y are of the
+# same nationality", once false) instead of restating the statements, and the checks cut all 8 such claims.
+SMALL_PROFILE_DETERMINISTIC_KINDS = frozenset({"yes_no", "choice"})
+# Sentences ranked for the synthesis prompt, per model profile; as many as fit the call's budget are shown. A small
+# model gets fewer: the gold answer's sentence was among the first 12 for 18 of the 19 benchmark questions whose
+# first 24 held it, and each sentence costs a CPU model about two seconds to read.
+EVIDENCE_RANKED = {"full": 24, "small": 12}
+EVIDENCE_FLOOR = 3  # fewer sentences than this are not worth a model call
+SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences
+MAX_CUT_RECORDS = 8  # model claims cut by the checks get an error record each, up to this many a synthesis
+MAX_PROMPT_CLAIMS = 4  # the most claims a synthesis prompt asks for (fewer when max_claims is lower)
+DEGRADED_PROMPT = f"\nNote: {DEGRADED_NOTE} Say so where it matters.\n"
+EVIDENCE_SHAPE = '{"claims": [{"evidence": ["E…"], "claim": "…"}], "short_answer": "…"}'
+
+EvidenceSignature = tuple[tuple[str, str], ...]  # (source id, sentence) of every ranked sentence, in order
+
+
+@dataclass
+class ClaimTally:
+    """Model-written claims over a decision's attempts, and how many the checks kept."""
+
+    written: int = 0
+    kept: int = 0
+    echoes: int = 0  # claims copied from the prompt's worked example: sent back, not counted as written
+    cut: list[dict] = field(default_factory=list)
+
+    def add(self, judged: JudgedAnswer) -> None:
+        self.written += judged.written
+        self.kept += judged.kept
+        self.cut.extend(judged.cut)
+
+
+def cut_feedback(judged: JudgedAnswer) -> str:
+    """Why no claim was kept, worded for the model."""
+    reasons = "; ".join(f"claim {c['claim'][:80]!r} citing {', '.join(map(str, c['evidence'])) or 'nothing'}: "
+                        f"{c['reason']}" for c in judged.cut[:3])
+    return (f"no claim could be kept ({reasons}). Each claim must restate the sentence whose id it cites, in nearly "
+            "the same words, with names and numbers copied exactly")
+
+
+def lead_with_deterministic_answer(model_part: SynthesisResponse, found: SynthesisResponse) -> SynthesisResponse:
+    """The deterministic finder's answer and hop sentences first, then the model's kept claims as plain claims."""
+    leading = [c for c in found.claims if c.role in ("answer", "hop")]
+    said = {frozenset(stems(c.claim)) for c in leading}
+    rest = [ClaimDraft(claim=c.claim, source_ids=c.source_ids, confidence=c.confidence, role="claim")
+            for c in model_part.claims if frozenset(stems(c.claim)) not in said]
+    return model_part.model_copy(update={"short_answer": found.short_answer, "answer_kind": found.answer_kind,
+                                         "abstain_reason": found.abstain_reason, "claims": leading + rest})
+
+
+def cut_records(view: ResearchView, tally: ClaimTally) -> list[ErrorRecord]:
+    """An error record for each model claim the checks cut (up to ``MAX_CUT_RECORDS``)."""
+    return [ErrorRecord(node="synthesize", type="model_claim_cut", retryable=False, cycle=view.cycle,
+                        round=view.search_round, message=f"model claim citing "
+                        f"{', '.join(map(str, cut['evidence'])) or 'no sentence'} cut ({cut['reason']}): "
+                        f"{cut['claim'][:160]}")
+            for cut in tally.cut[:MAX_CUT_RECORDS]]
+
+
+def synthesize_with_model(caller: ModelCaller, view: ResearchView) -> Decision[SynthesisResponse]:
+    """The synthesis of ``view``, written by ``caller``'s synthesizer where a model can add something."""
+    if not view.sources:
+        return caller.fallback.synthesize(view)  # nothing to synthesize from: no model call needed
+    kind, kind_words = answer_kind_words(view.question)
+    if view.settings.model_profile == "small" and kind in SMALL_PROFILE_DETERMINISTIC_KINDS:
+        return caller.fallback.synthesize(view)  # a verdict: the deterministic comparison decides, by choice
+    ranked = evidence_items(view.question, view.sources, EVIDENCE_RANKED[view.settings.model_profile])
+    if not ranked:
+        return caller.fallback.synthesize(view)  # no readable sentence: nothing a model could cite
+    signature: EvidenceSignature = tuple((item.source["id"], item.text) for item in ranked)
+    last = caller.last_answer(view)
+    if caller.models["synthesizer"] is not None and last is not None and last[0] == signature:
+        return ModelDecision(last[1].model_copy(deep=True))  # the same sentences: the same answer, no call
+    return ModelSynthesis(caller, view, kind, kind_words, ranked).decide(signature)
+
+
+class ModelSynthesis:
+    """One synthesis asked of the model: the prompt from the sentences that fit, the checks on each answer, and the
+    answer when no call can be made."""
+
+    def __init__(self, caller: ModelCaller, view: ResearchView, kind: str, kind_words: str,
+                 ranked: list[EvidenceItem]) -> None:
+        self.caller, self.view, self.kind, self.kind_words, self.ranked = caller, view, kind, kind_words, ranked
+        self.deterministic = functools.cache(lambda: caller.fallback.synthesize(view))
+        self.shown: list[EvidenceItem] = []  # the sentences the latest prompt showed, by the ids the model cites
+        self.tally = ClaimTally()
+        self.max_claims = min(view.settings.max_claims, MAX_PROMPT_CLAIMS)
+        self.template = load_prompt("synthesize")
+        self.fixed = sum(len(m.content) for m in self.render([]))  # the prompt with its values but no sentence yet
+
+    def render(self, items: list[EvidenceItem]) -> list:
+        return self.template.render(
+            question=quote_data(self.view.question, "question"),
+            degraded_note=DEGRADED_PROMPT if self.view.degraded else "", answer_kind=self.kind_words,
+            evidence=quote_data("\n".join(i.line for i in items), "evidence"),
+            max_claims=self.max_claims, schema=EVIDENCE_SHAPE)
+
+    def build(self, budget: int) -> Prompt:
+        items, dropped = fit_evidence(self.ranked, budget - self.fixed)
+        self.shown[:] = items
+        return Prompt(self.render(items), truncations=int(dropped > 0))
+
+    def refine(self, answer: Any) -> JudgedAnswer:
+        """The answer's claims judged against the sentences they cite; none kept -> the model is told why."""
+        echoed = example_echoes(answer, self.template.system, self.shown)
+        if echoed:
+            self.tally.echoes += len(echoed)
+            answer = answer.model_copy(update={"claims": [c for c in answer.claims if c.claim not in echoed]})
+            if not answer.claims:
+                raise OutputInvalid("the reply copied the worked example from the instructions; answer this "
+                                    "question from its own numbered sentences")
+        judged = judge_answer(answer, self.shown, self.view.question, self.view.sources,
+                              self.view.settings.support_min_overlap)
+        self.tally.add(judged)
+        if not judged.kept:
+            raise OutputInvalid(cut_feedback(judged))
+        return judged
+
+    def call(self, model: Any, prompt: Prompt, plan: CallPlan) -> ModelReply[JudgedAnswer]:
+        if len(self.shown) < min(EVIDENCE_FLOOR, len(self.ranked)):
+            failure = CallFailure("model_time_budget", "not even a few sentences fit the time left", False)
+            raise CallFailed(failure, 0, 0)
+        schema = answer_schema([item.id for item in self.shown], self.max_claims, self.view.question)
+        simpler = self.render(self.shown[:SIMPLER_EVIDENCE]) if len(self.shown) > SIMPLER_EVIDENCE else None
+        reask = Reask(plan.reask.temperature, simpler, plan.reask.keep_going)
+        return call_structured(model, schema, prompt.messages, max_retries=self.caller.config.max_retries,
+                               refine=self.refine, config=self.caller.run_config("synthesize"), reask=reask,
+                               observe=plan.observe)
+
+    def out_of_time(self, failure: CallFailure, _meter: CallMeter | None) -> Decision:
+        """No time for a call: the run's earlier model answer if there is one, else the deterministic synthesis."""
+        earlier = self.caller.last_answer(self.view)
+        if earlier is not None:
+            record = self.caller.error_record("synthesize", self.view, failure, "the model's answer from an earlier "
+                                              "synthesis of this run is kept")
+            return ModelDecision(earlier[1].model_copy(deep=True), errors=[record])
+        return self.caller.fall_back("synthesize", self.view, self.deterministic, failure, calls=0, tokens=0,
+                                     outcome="the answer is the deterministic synthesis of what was read")
+
+    def decide(self, signature: EvidenceSignature) -> Decision[SynthesisResponse]:
+        own_text = len(self.template.system) + len(self.template.user)
+        floor = self.fixed - own_text + sum(len(i.line) + 1 for i in self.ranked[:EVIDENCE_FLOOR])
+        decision = self.caller.decide("synthesize", self.view, self.build, self.call, self.deterministic,
+                                      on_no_time=self.out_of_time, floor_chars=floor)
+        if not isinstance(decision, ModelDecision):
+            return decision  # the synthesizer role is 'none': deterministic by choice
+        decision.claims_written, decision.claims_kept = self.tally.written, self.tally.kept
+        decision.example_echoes = self.tally.echoes
+        decision.errors.extend(cut_records(self.view, self.tally))
+        if not isinstance(decision.value, JudgedAnswer):
+            return decision  # a fallback (no call possible, or nothing usable): counted and recorded already
+        decision.value = self.finish(decision, decision.value)
+        self.caller.remember_answer(self.view, signature, decision.value)
+        return decision
+
+    def finish(self, decision: ModelDecision, judged: JudgedAnswer) -> SynthesisResponse:
+        """The kept answer with the deterministic synthesis's contradictions and open questions; its answer sentence
+        leads when the model's claims state no short answer (a fallback on record)."""
+        synthesis = judged.synthesis
+        fallback_synthesis = self.deterministic().value
+        synthesis.contradictions = list(fallback_synthesis.contradictions)
+        synthesis.open_questions = list(fallback_synthesis.open_questions)
+        decision.repairs = int(bool(decision.repairs or judged.repairs))
+        if not synthesis.short_answer and self.kind != "description" and fallback_synthesis.short_answer:
+            synthesis = lead_with_deterministic_answer(synthesis, fallback_synthesis)
+            failure = CallFailure("model_answer_ungrounded", judged.answer_problem or
+                                  "the model found no answer in the sentences", False)
+            decision.errors.append(self.caller.error_record("synthesize", self.view, failure, "the deterministic "
+                                                            "finder's answer leads and the model's claims follow"))
+            decision.fallbacks += 1
+        return synthesis
