@@ -56,6 +56,7 @@ class ResearchView:
     search_round: int = 0
     degraded: bool = False
     tokens_used: int = 0
+    run_id: str | None = None  # the run's thread, when it has one: what keeps an engine's per-run memory apart
 
     def executed_queries(self) -> set[str]:
         from satiate.tools.text import normalize_query

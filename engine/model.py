@@ -66,7 +66,7 @@ class ModelEngine(ModelCaller):
     # --- plan ---------------------------------------------------------------------------------------------------------
     def plan(self, view: ResearchView, target: str) -> Decision[PlanResponse]:
         if not view.search_results and view.cycle <= 1:
-            self._start_run(view)  # the first plan of a run: its time budget starts now
+            self.runs.start(view)  # the first plan of a run: its time budget starts now
         target = (target or view.question).strip()
         limit = view.settings.budget.max_queries_per_round
         schema = plan_schema(limit)

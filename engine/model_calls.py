@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine
+from satiate.engine.model_run import ModelRuns
 from satiate.engine.prompt_material import Prompt
 from satiate.prompts.loader import load_prompt
-from satiate.state.contracts import ErrorDetail, ErrorResponse, SynthesisResponse
+from satiate.state.contracts import ErrorDetail, ErrorResponse
 from satiate.state.records import ErrorRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.errors import CallFailure, ModelUnavailable, classify_failure
@@ -168,40 +169,16 @@ class ModelCaller:
         self.metrics = metrics  # each call observed in Prometheus, when the run's settings ask for an exporter
         self.clock = clock
         self._lock = threading.Lock()
-        self._consecutive_transport_failures = 0
-        self._run_tokens: dict[tuple, int] = {}
-        self._run_started: dict[tuple, float] = {}
-        # Per run: the evidence the model last answered from, and the synthesis that answer became.
-        self._last_answer: dict[tuple, tuple[tuple, SynthesisResponse]] = {}
+        self._consecutive_transport_failures = 0  # across runs: the model itself is unreachable
+        self.runs = ModelRuns(clock)  # each run's clock, token count and last answer, kept apart by run
 
     def run_config(self, task: str) -> dict[str, Any]:
         return {"run_name": f"satiate.{task}", "metadata": {"satiate_task": task}, "tags": ["satiate", task]}
 
-    def _run_key(self, view: ResearchView) -> tuple:
-        return (view.question, view.settings.seed)
-
-    def _start_run(self, view: ResearchView) -> None:
-        key = self._run_key(view)
-        with self._lock:
-            self._run_started[key] = self.clock()
-            self._last_answer.pop(key, None)
-            self._run_tokens.pop(key, None)
-
-    def last_answer(self, view: ResearchView) -> tuple[tuple, SynthesisResponse] | None:
-        """The evidence the model last answered from in this run, and the synthesis that answer became."""
-        with self._lock:
-            return self._last_answer.get(self._run_key(view))
-
-    def remember_answer(self, view: ResearchView, evidence: tuple, synthesis: SynthesisResponse) -> None:
-        with self._lock:
-            self._last_answer[self._run_key(view)] = (evidence, synthesis.model_copy(deep=True))
-
     def seconds_left(self, view: ResearchView) -> float:
         """The run's time budget left, by this engine's clock since the run's first plan (or its first call here,
         for a run resumed in another process), less a reserve for the nodes that follow."""
-        key = self._run_key(view)
-        with self._lock:
-            started = self._run_started.setdefault(key, self.clock())
+        started = self.runs.started(view)
         return view.settings.max_execution_time_s - (self.clock() - started) - RUN_RESERVE_S
 
     def _compact(self, view: ResearchView) -> bool:
@@ -211,8 +188,7 @@ class ModelCaller:
             return False
         # The state's meter covers earlier nodes (and resumed runs); the engine's own count covers calls made
         # inside the current node before the state is updated. The larger is the truth so far.
-        with self._lock:
-            own = self._run_tokens.get(self._run_key(view), 0)
+        own = self.runs.tokens(view)
         used = max(view.tokens_used, own)
         return budget - used < COMPACTION_SHARE * budget
 
@@ -357,9 +333,7 @@ class ModelCaller:
             self._consecutive_transport_failures = self._consecutive_transport_failures + 1 if failed else 0
 
     def _account(self, view: ResearchView, tokens: int) -> None:
-        with self._lock:
-            key = self._run_key(view)
-            self._run_tokens[key] = self._run_tokens.get(key, 0) + tokens
+        self.runs.spend(view, tokens)
 
     def _log(self, task: str, calls: int, tokens: int, outcome: str, started: float, meter: CallMeter) -> None:
         seconds = time.perf_counter() - started

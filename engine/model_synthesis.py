@@ -105,7 +105,7 @@ def synthesize_with_model(caller: ModelCaller, view: ResearchView) -> Decision[S
     if not ranked:
         return caller.fallback.synthesize(view)  # no readable sentence: nothing a model could cite
     signature: EvidenceSignature = tuple((item.source["id"], item.text) for item in ranked)
-    last = caller.last_answer(view)
+    last = caller.runs.last_answer(view)
     if caller.models["synthesizer"] is not None and last is not None and last[0] == signature:
         return ModelDecision(last[1].model_copy(deep=True))  # the same sentences: the same answer, no call
     return ModelSynthesis(caller, view, kind, kind_words, ranked).decide(signature)
@@ -166,7 +166,7 @@ class ModelSynthesis:
 
     def out_of_time(self, failure: CallFailure, _meter: CallMeter | None) -> Decision:
         """No time for a call: the run's earlier model answer if there is one, else the deterministic synthesis."""
-        earlier = self.caller.last_answer(self.view)
+        earlier = self.caller.runs.last_answer(self.view)
         if earlier is not None:
             record = self.caller.error_record("synthesize", self.view, failure, "the model's answer from an earlier "
                                               "synthesis of this run is kept")
@@ -187,7 +187,7 @@ class ModelSynthesis:
         if not isinstance(decision.value, JudgedAnswer):
             return decision  # a fallback (no call possible, or nothing usable): counted and recorded already
         decision.value = self.finish(decision, decision.value)
-        self.caller.remember_answer(self.view, signature, decision.value)
+        self.caller.runs.remember_answer(self.view, signature, decision.value)
         return decision
 
     def finish(self, decision: ModelDecision, judged: JudgedAnswer) -> SynthesisResponse:

@@ -196,9 +196,21 @@ def view_of(state: ResearchState, store_for: StoreFor, **overrides: Any) -> Rese
         search_round=state.get("search_round", 0),
         degraded=state.get("degraded_mode", False),
         tokens_used=state.get("tokens_used", 0),
+        run_id=current_thread_id(),
     )
     fields.update(overrides)
     return ResearchView(**fields)
+
+
+def current_thread_id() -> str | None:
+    """The thread of the run being executed, or None outside a graph run or in a graph without a checkpointer."""
+    try:
+        from langgraph.config import get_config
+
+        thread_id = get_config().get("configurable", {}).get("thread_id")
+    except RuntimeError:  # outside a graph run (unit tests calling a node directly)
+        return None
+    return str(thread_id) if thread_id is not None else None
 
 
 def emit(event: str, **data: Any) -> None:
