@@ -141,10 +141,6 @@ class JudgedAnswer:
     answer_problem: str = ""  # why the short answer could not be kept ("" when it was, or the model abstained)
     repairs: list[str] = field(default_factory=list)
 
-    @property
-    def grounded_answer(self) -> bool:
-        return bool(self.synthesis.short_answer)
-
 
 def normalize_evidence_id(raw: str) -> str:
     """'[E3]', 'e3', 'E3.' -> 'E3'."""

@@ -141,12 +141,6 @@ def normalize_angle(angle: str) -> str:
     return "question"
 
 
-def normalize_source_id(raw: str, known: set[str]) -> str:
-    """'[S3]', '(s3)', 'S3.' -> 'S3' when that id exists; anything else stays as written (the gate judges it)."""
-    cleaned = re.sub(r"[^A-Za-z0-9]", "", raw).upper()
-    return cleaned if cleaned in known else raw
-
-
 def first_integer(text: str) -> int:
     match = re.search(r"-?\d+", text)
     if not match:

@@ -10,7 +10,6 @@ names the file.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -321,20 +320,3 @@ def exact_share(terms: list[str], text: str) -> float:
     lowered = text.lower()
     found = sum(1 for term in terms if re.search(rf"\b{re.escape(term)}(?:s|es)?\b", lowered))
     return found / len(terms)
-
-
-def read_jsonl(path: Path) -> Iterator[Passage]:
-    """Passages of a JSONL corpus: one ``{doc_id, title, text}`` object a line (``id`` and ``url`` accepted too)."""
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
-            doc_id = str(record.get("doc_id") or record.get("id") or f"{path.stem}:{number}")
-            text = str(record.get("text") or record.get("body") or "")
-            title = str(record.get("title") or doc_id)
-            yield from passages_of(doc_id, title, str(record.get("url") or ""), text)

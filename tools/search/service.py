@@ -169,9 +169,6 @@ class SearchService:
                              attempt_errors=attempt_errors)
 
 
-BackendFactory = Callable[[Settings], SearchBackend]
-
-
 def build_backend(name: str, settings: Settings) -> SearchBackend:
     """Construct one named backend from settings (raises CorpusError / SettingsError with a clear message)."""
     data_dir = Path(settings.data_path)
