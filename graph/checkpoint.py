@@ -71,7 +71,6 @@ def sqlite_checkpointer(data_dir: Path) -> Iterator[SqliteSaver]:
 
 
 FINISHED_KEY = "result"  # written by finalize, the graph's last node
-RUN_STATUSES = ("running", "interrupted", "failed", "finished")
 
 
 def is_finished(values: Mapping[str, Any]) -> bool:
