@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from satiate.engine.breadcrumbs import rank_breadcrumbs
+from satiate.state.records import SourceRecord
 from satiate.tools.text import SCAN_CHARS, claimable, sentences
 
 DEFINING_VERBS = (" is ", " was ", " are ", " were ", " has been ", " refers to ")
@@ -19,7 +20,7 @@ def defining_sentence(name: str, text: str) -> str | None:
     return None
 
 
-def key_actors(question: str, sources: list[dict], limit: int = 5) -> list[dict]:
+def key_actors(question: str, sources: list[SourceRecord], limit: int = 5) -> list[dict]:
     """The names that matter most to the question across what was read, each profiled by a sentence defining it.
 
     Names are ranked like breadcrumbs (by the relevance of the sentences that mention them, over the topical sources),

@@ -8,6 +8,9 @@ they cite, and a mechanical completeness critic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from satiate.engine.answer import (
     Found,
     evidence_covers_names,
@@ -133,7 +136,7 @@ def answer_check(found: Found | None, view: ResearchView) -> PlanQueryModel | No
 
 def as_candidate(hit: Hit, record: SearchRecord | None = None) -> SourceRecord:
     """A hit as the source it would become if read (to rank it with the sources read, not to store it)."""
-    origin = record or {}
+    origin: Mapping[str, Any] = record or {}
     return SourceRecord(id=f"hit:{hit['key']}", key=hit["key"], url=hit.get("url", ""), title=hit.get("title", ""),
                         text=hit["body"], backend=hit.get("backend", ""), read_kind="passage",
                         query=origin.get("query", ""), angle=origin.get("angle", ""), cycle=origin.get("cycle", 0),

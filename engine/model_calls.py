@@ -34,6 +34,8 @@ from satiate.tools.llm.structured import CallFailed, ModelReply, Reask
 from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY
 
 if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
     from satiate.tools.metrics import PrometheusExporter
 
 T = TypeVar("T")
@@ -172,7 +174,7 @@ class ModelCaller:
         self._consecutive_transport_failures = 0  # across runs: the model itself is unreachable
         self.runs = ModelRuns(clock)  # each run's clock, token count and last answer, kept apart by run
 
-    def run_config(self, task: str) -> dict[str, Any]:
+    def run_config(self, task: str) -> RunnableConfig:
         return {"run_name": f"satiate.{task}", "metadata": {"satiate_task": task}, "tags": ["satiate", task]}
 
     def seconds_left(self, view: ResearchView) -> float:

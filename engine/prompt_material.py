@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from satiate.engine.base import ResearchView
 from satiate.prompts.loader import quote_data
-from satiate.state.records import Hit, SourceRecord, source_number
+from satiate.state.records import Hit, SearchRecord, SourceRecord, source_number
 from satiate.tools.llm.structured import OutputInvalid
 from satiate.tools.text import content_terms, truncate, unique
 
@@ -39,7 +41,7 @@ def _untitled(node: Any) -> Any:
     return node
 
 
-def schema_text(schema: type) -> str:
+def schema_text(schema: type[BaseModel]) -> str:
     """The JSON schema as the prompt spells it out (titles dropped: they cost tokens and say nothing new)."""
     return json.dumps(_untitled(schema.model_json_schema()), separators=(",", ":"))
 
@@ -169,7 +171,7 @@ def search_lines(view: ResearchView) -> list[str]:
     return [f"{r['query']} | {r['angle']} | {r['outcome']} | {len(r['hits'])} results" for r in view.search_results]
 
 
-def thin_records(view: ResearchView) -> list[dict]:
+def thin_records(view: ResearchView) -> list[SearchRecord]:
     """This cycle's searches that failed or came back thin (design §7: each gets a reformulation)."""
     limit = view.settings.thin_result_count
     return [r for r in view.search_results

@@ -61,7 +61,8 @@ def _migration_lock(url: str) -> Iterator[None]:
 
     with psycopg.connect(url, autocommit=True) as connection:
         deadline = time.monotonic() + MIGRATION_LOCK_TIMEOUT_S
-        while not connection.execute("SELECT pg_try_advisory_lock(%s)", (MIGRATION_LOCK_KEY,)).fetchone()[0]:
+        while not (connection.execute("SELECT pg_try_advisory_lock(%s)",
+                                      (MIGRATION_LOCK_KEY,)).fetchone() or [False])[0]:
             if time.monotonic() > deadline:
                 raise _lock_timeout(url)
             time.sleep(MIGRATION_LOCK_POLL_S)
@@ -77,8 +78,8 @@ async def _async_migration_lock(url: str) -> AsyncIterator[None]:
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
         deadline = time.monotonic() + MIGRATION_LOCK_TIMEOUT_S
-        while not (await (await connection.execute("SELECT pg_try_advisory_lock(%s)",
-                                                   (MIGRATION_LOCK_KEY,))).fetchone())[0]:
+        while not ((await (await connection.execute("SELECT pg_try_advisory_lock(%s)",
+                                                    (MIGRATION_LOCK_KEY,))).fetchone()) or [False])[0]:
             if time.monotonic() > deadline:
                 raise _lock_timeout(url)
             await asyncio.sleep(MIGRATION_LOCK_POLL_S)
@@ -98,7 +99,7 @@ def postgres_checkpointer(url: str) -> Iterator[Any]:
         raise _missing_driver(exc) from exc
 
     with ConnectionPool(url, min_size=1, max_size=POOL_MAX_SIZE, kwargs=_connection_kwargs(), open=False) as pool:
-        saver = PostgresSaver(pool)
+        saver = PostgresSaver(pool)  # type: ignore[arg-type]  # its rows are dicts (_connection_kwargs)
         with _migration_lock(url):
             saver.setup()
         yield saver
@@ -115,7 +116,7 @@ async def async_postgres_checkpointer(url: str) -> AsyncIterator[Any]:
 
     async with AsyncConnectionPool(url, min_size=1, max_size=POOL_MAX_SIZE, kwargs=_connection_kwargs(),
                                    open=False) as pool:
-        saver = AsyncPostgresSaver(pool)
+        saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type]  # its rows are dicts (_connection_kwargs)
         async with _async_migration_lock(url):
             await saver.setup()
         yield saver

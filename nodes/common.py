@@ -183,7 +183,7 @@ def view_of(state: ResearchState, store_for: StoreFor, **overrides: Any) -> Rese
     settings = settings_of(state)
     ordered = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
     sources, searches = hydrate(store_for, settings, ordered, state.get("search_results", []))
-    fields = dict(
+    fields: dict[str, Any] = dict(
         question=state["question"],
         settings=settings,
         sources=sources,
@@ -249,7 +249,8 @@ def decision_update(decision: Decision) -> MeteredUpdate:
 def merge_updates(update: UpdateT, *more: Mapping[str, Any]) -> UpdateT:
     """Combine partial updates from one node (lists concatenated, counters and meters added) into the first's type."""
     merged: dict[str, Any] = {}
-    for part in (update, *more):
+    parts: tuple[Mapping[str, Any], ...] = (update, *more)
+    for part in parts:
         for key, value in part.items():
             if key in merged and isinstance(value, list):
                 merged[key] = [*merged[key], *value]
@@ -269,7 +270,8 @@ def timed(node: Callable[NodeArgs, UpdateT]) -> Callable[NodeArgs, UpdateT]:
     def wrapper(*args: NodeArgs.args, **kwargs: NodeArgs.kwargs) -> UpdateT:
         started = time.perf_counter()
         update = node(*args, **kwargs)
-        update["elapsed_s"] = update.get("elapsed_s", 0.0) + (time.perf_counter() - started)
+        metered: MeteredUpdate = update
+        metered["elapsed_s"] = metered.get("elapsed_s", 0.0) + (time.perf_counter() - started)
         return update
 
     return wrapper

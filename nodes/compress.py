@@ -68,12 +68,12 @@ def read_fresh_web_hits(hits: list[Hit], state: ResearchState, settings: Setting
 
 def reading_errors(reading: ReadingReport, state: ResearchState) -> list[ErrorRecord]:
     """Pages that could not be read are errors on record (a dead link, a refused address, a time-out)."""
-    where = {"cycle": state.get("cycle", 1), "round": state.get("search_round", 0)}
+    cycle, search_round = state.get("cycle", 1), state.get("search_round", 0)
     failed = [error_record("compress", f"page_{page.outcome}", f"{page.url}: {page.error or page.outcome}",
-                           retryable=page.outcome == "failed", **where)
+                           retryable=page.outcome == "failed", cycle=cycle, round=search_round)
               for page in reading.pages if not page.readable and not page.from_store]
     # a degraded reading (no main-text extractor, an unusable charset) is said, never silent
-    return failed + [error_record("compress", "page_degraded", note, retryable=False, **where)
+    return failed + [error_record("compress", "page_degraded", note, retryable=False, cycle=cycle, round=search_round)
                      for note in reading.notices()]
 
 

@@ -63,12 +63,13 @@ def plan_next_cycle(engine: ResearchEngine, state: ResearchState, view: Research
                     target: str | None) -> tuple[Decision, list[QueryPlan]]:
     """The next cycle's queries, none of them searched before: the single top material gap, fanned out; after a
     first sign-off, a re-check on what reflect would still ask (nothing left to ask -> a re-synthesis)."""
+    decision: Decision
     if target:
-        decision = engine.plan(replace(view, target=target), target)
-        queries = as_query_plans(decision.value.queries, "critic")
+        plan = engine.plan(replace(view, target=target), target)
+        decision, queries = plan, as_query_plans(plan.value.queries, "critic")
     else:
-        decision = engine.reflect(view)
-        queries = as_query_plans(decision.value.new_queries, "recheck")
+        recheck = engine.reflect(view)
+        decision, queries = recheck, as_query_plans(recheck.value.new_queries, "recheck")
         queries = [{**q, "origin": "recheck"} for q in queries]  # type: ignore[misc]
     executed = view.executed_queries()
     fresh = [q for q in queries if normalize_query(q["query"]) not in executed]

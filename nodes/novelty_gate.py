@@ -20,7 +20,7 @@ from satiate.nodes.common import (
     settings_of,
     view_of,
 )
-from satiate.state.records import NoveltyRecord, search_failed
+from satiate.state.records import GateDecision, NoveltyRecord, search_failed
 from satiate.state.schema import ResearchState
 from satiate.state.updates import NoveltyGateUpdate
 
@@ -34,16 +34,20 @@ def make_novelty_gate_node(deps: Dependencies) -> Callable[[ResearchState], Nove
         failed = len(records) - len(answered)
         # A round's branches ran in parallel: its wall time is its slowest branch, not the sum.
         elapsed = max((r["duration_s"] for r in records), default=0.0)
-        base = dict(cycle=cycle, round=search_round, threshold=settings.novelty_threshold, failed_queries=failed)
+
+        def verdict_of(decision: GateDecision, reason: str, score: int = 0, new_hits: int = 0, total_hits: int = 0,
+                       draw: float | None = None) -> NoveltyRecord:
+            return NoveltyRecord(cycle=cycle, round=search_round, score=score, threshold=settings.novelty_threshold,
+                                 new_hits=new_hits, total_hits=total_hits, failed_queries=failed, decision=decision,
+                                 reason=reason, draw=draw)
+
         update: NoveltyGateUpdate = {"search_round": search_round, "elapsed_s": elapsed}
         if not live_backends(state, settings):
-            verdict = NoveltyRecord(**base, score=0, new_hits=0, total_hits=0, decision="circuit_open",
-                                    reason="every backend's circuit is open", draw=None)
+            verdict = verdict_of("circuit_open", "every backend's circuit is open")
             emit("gate", **verdict)
             return {**update, "novelty_scores": [verdict], "degraded_mode": True}
         if not answered:
-            verdict = NoveltyRecord(**base, score=0, new_hits=0, total_hits=0, decision="failed",
-                                    reason="every search of the round failed", draw=None)
+            verdict = verdict_of("failed", "every search of the round failed")
             emit("gate", **verdict)
             return {**update, "novelty_scores": [verdict]}
         view = view_of(state, deps.store)  # the engine judges the new hits by their text, read back from the store
@@ -57,9 +61,9 @@ def make_novelty_gate_node(deps: Dependencies) -> Callable[[ResearchState], Nove
         score = decision.value if decision else 0
         draw = epsilon_draw(settings.seed or 0, cycle, search_round)
         accepted, reason = saturation_decision(score, search_round, settings, draw)
-        verdict = NoveltyRecord(**base, score=score, new_hits=len(fresh), total_hits=len(hits),
-                                decision="accepted" if accepted else "saturated", reason=reason, draw=round(draw, 6),
-                                new_by_backend=new_by_backend)
+        verdict = verdict_of("accepted" if accepted else "saturated", reason, score, len(fresh), len(hits),
+                             round(draw, 6))
+        verdict["new_by_backend"] = new_by_backend
         emit("gate", **verdict)
         update["novelty_scores"] = [verdict]
         return merge_updates(update, decision_update(decision)) if decision else update

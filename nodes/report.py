@@ -6,6 +6,9 @@ and Studio get an answer that stands on its own; the other sources are listed wi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from satiate.nodes.common import StoreFor, hydrate, settings_of, suspicion, web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
 from satiate.state.records import search_failed, source_number
@@ -22,7 +25,7 @@ def degraded_note(state: ResearchState) -> str | None:
     return " ".join(note for note in notes if note) or None
 
 
-def flagged(source: dict) -> str | None:
+def flagged(source: Mapping[str, Any]) -> str | None:
     """``suspicion`` of a source: judged on its text when it was read, or now for a record carrying its text."""
     if "text_hash" in source:
         return source.get("suspicious")
@@ -78,7 +81,7 @@ def cite(ids: list[str], numbering: dict[str, int]) -> str:
     return "".join(f"[{numbering[i]}]" for i in ids if i in numbering)
 
 
-def cited_sentence(claim: dict, numbering: dict[str, int]) -> str:
+def cited_sentence(claim: Mapping[str, Any], numbering: dict[str, int]) -> str:
     """A claim as a sentence with its citation before the full stop: "Harbor Works was founded ... by Ada Pell [2]"."""
     return f"{claim['claim'].rstrip().rstrip('.!;:')} {cite(claim['source_ids'], numbering)}".rstrip()
 
@@ -86,7 +89,7 @@ def cited_sentence(claim: dict, numbering: dict[str, int]) -> str:
 def lead_paragraph(state: ResearchState, numbering: dict[str, int]) -> str:
     """The answer's first sentence: the short answer with the claim that states it, or a plain abstention."""
     claims = state.get("claims", [])
-    short = state.get("short_answer") or {}
+    short: Mapping[str, Any] = state.get("short_answer") or {}
     stating = [c for c in claims if c.get("role") == "answer"]
     if not claims:
         return ("The sources read do not support an answer: no claim could be grounded in them, so satiate gives none "
@@ -104,7 +107,7 @@ def answer_markdown(state: ResearchState) -> str:
     """Answer first, then the chain that leads to it, then what else the sources say; every sentence cited."""
     numbering = citation_numbers(state)
     claims = state.get("claims", [])
-    short = state.get("short_answer") or {}
+    short: Mapping[str, Any] = state.get("short_answer") or {}
     paragraphs = [lead_paragraph(state, numbering)]
     note = degraded_note(state)  # degraded mode, or a web that was wanted but never reached
     if note:

@@ -318,7 +318,7 @@ class Settings(BaseModel):
         description="Search angles fanned out per round; counter_argument is always kept.",
     )
     corpus_angles: list[Angle] = Field(
-        default_factory=lambda: ["entity", "counter_argument"],
+        default_factory=lambda: list[Angle](["entity", "counter_argument"]),
         description="Search angles fanned out when every backend is local (a corpus or the built-in documentation): "
         "time-window and source-type words mean something to a web search engine, but to a local index they are "
         "noise that brings unrelated passages. counter_argument is always kept.",

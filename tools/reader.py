@@ -152,10 +152,10 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
     report.skips += [EnrichmentSkip(hit["url"], hit["key"], round(overlap, 3), "budget")
                      for hit, overlap in candidates[position:]]
     for hit in hits:
-        page = pages.get(hit["key"])
-        if page is not None and page.readable:
-            report.texts[hit["key"]] = SourceText(page.text, "page", page.title)
-        elif page is not None and page.outcome in UNREADABLE:
+        read = pages.get(hit["key"])
+        if read is not None and read.readable:
+            report.texts[hit["key"]] = SourceText(read.text, "page", read.title)
+        elif read is not None and read.outcome in UNREADABLE:
             continue  # looked and found nothing readable: not a source, whatever the snippet says
         elif len(hit["body"]) >= settings.min_source_chars:
             report.texts[hit["key"]] = SourceText(hit["body"], "snippet")

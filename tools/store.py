@@ -335,7 +335,7 @@ class Store:
             if dialect == "sqlite":
                 from sqlalchemy.dialects.sqlite import insert as dialect_insert
             else:
-                from sqlalchemy.dialects.postgresql import insert as dialect_insert
+                from sqlalchemy.dialects.postgresql import insert as dialect_insert  # type: ignore[assignment]
             statement = dialect_insert(table).values(**row)
             updates = {name: statement.excluded[name] for name in row if name != "key"}
             statement = statement.on_conflict_do_update(index_elements=["key"], set_=updates)
@@ -409,7 +409,7 @@ class Store:
         if dialect == "sqlite":
             from sqlalchemy.dialects.sqlite import insert as dialect_insert
         elif dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert  # type: ignore[assignment]
         else:
             return None
         keep = dialect_insert(source_texts)

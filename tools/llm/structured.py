@@ -18,7 +18,7 @@ import json
 import re
 import time
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -291,7 +291,7 @@ def _literal_choice(value: Any, expected: str) -> str | None:
     return close[0] if len(close) == 1 else None
 
 
-def _fix(data: Any, error: dict) -> str | None:
+def _fix(data: Any, error: Mapping[str, Any]) -> str | None:
     """Repair one validation error in place; the repair's name, or None when it cannot be repaired this way."""
     loc = tuple(error.get("loc", ()))
     where = _parent(data, loc)
@@ -322,7 +322,7 @@ def _fix(data: Any, error: dict) -> str | None:
     return None
 
 
-def _drop_bad_items(data: Any, errors: list[dict]) -> list[str]:
+def _drop_bad_items(data: Any, errors: Sequence[Mapping[str, Any]]) -> list[str]:
     """Remove list items that carry an unfixable error, keeping the rest of the list (deepest index first)."""
     dropped: list[str] = []
     targets: dict[tuple, int] = {}
@@ -555,27 +555,40 @@ def _with_temperature(model: Any, temperature: float | None) -> Any:
     return with_call_options(model, temperature=temperature)
 
 
+@typing.overload
+def call_structured(model: Any, schema: type[M], messages: Sequence[BaseMessage], *, max_retries: int,
+                    refine: None = None, config: RunnableConfig | None = None, reask: Reask | None = None,
+                    observe: Callable[[CallTiming], None] | None = None) -> ModelReply[M]: ...
+
+
+@typing.overload
+def call_structured(model: Any, schema: type[M], messages: Sequence[BaseMessage], *, max_retries: int,
+                    refine: Callable[[M], V], config: RunnableConfig | None = None, reask: Reask | None = None,
+                    observe: Callable[[CallTiming], None] | None = None) -> ModelReply[V]: ...
+
+
 def call_structured(
     model: Any,
     schema: type[M],
     messages: Sequence[BaseMessage],
     *,
     max_retries: int,
-    refine: Callable[[M], M] | None = None,
+    refine: Callable[[M], Any] | None = None,
     config: RunnableConfig | None = None,
     reask: Reask | None = None,
     observe: Callable[[CallTiming], None] | None = None,
-) -> ModelReply[M]:
+) -> ModelReply[Any]:
     """Ask for a ``schema`` object; tolerate and repair, re-ask at most ``max_retries`` times, else raise CallFailed.
 
-    ``refine`` applies the caller's own checks (e.g. "every query was already searched") and may raise
-    OutputInvalid, which is fed back like a validation error. ``observe`` sees each call's timing.
+    ``refine`` applies the caller's own checks (e.g. "every query was already searched"), may turn the answer into the
+    caller's own type, and may raise OutputInvalid, which is fed back like a validation error. ``observe`` sees each
+    call's timing.
     """
     first = bind_schema(model, schema)
     warmer = bind_schema(_with_temperature(model, reask.temperature), schema) if reask and reask.temperature \
         is not None else first
 
-    def accept(parsed: Any, raw: BaseMessage) -> tuple[M, tuple[str, ...]]:
+    def accept(parsed: Any, raw: BaseMessage) -> tuple[Any, tuple[str, ...]]:
         outcome = _accept(parsed, raw, schema)
         value = refine(outcome.value) if refine else outcome.value
         return value, outcome.repairs
@@ -598,7 +611,7 @@ def call_text(
     def accept(parsed: Any, raw: BaseMessage) -> tuple[V, tuple[str, ...]]:
         text = message_text(raw)
         cleaned = strip_reasoning(text)
-        repairs = ("reasoning_stripped",) if cleaned != text.strip() else ()
+        repairs: tuple[str, ...] = ("reasoning_stripped",) if cleaned != text.strip() else ()
         if cleaned.startswith("```"):
             cleaned = strip_fences(cleaned)
             repairs += ("fences_stripped",)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
@@ -103,6 +104,7 @@ def _locked(error: BaseException) -> bool:
 
 
 Units = dict[str, tuple[str, Callable[[], Iterable[Passage]]]]
+R = TypeVar("R")
 
 
 class FtsIndex:
@@ -177,7 +179,7 @@ class FtsIndex:
         finally:
             os.close(folder)  # closing the descriptor also releases its lock
 
-    def _recovering(self, operation: Callable[[], object], *, resync: bool) -> object:
+    def _recovering(self, operation: Callable[[], R], *, resync: bool) -> R:
         """Run ``operation`` (the caller holds ``self._lock``); a damaged index is rebuilt (and re-synced from the
         last units, when ``resync``) and the operation runs once more; a full disk or a read-only folder becomes a
         StorageError naming the file."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from satiate.tools.html_text import html_to_text, visible_text
 from satiate.tools.search.base import RawHit
-from satiate.tools.search.fts_index import FtsIndex, Passage, passages_of
+from satiate.tools.search.fts_index import FtsIndex, Passage, Units, passages_of
 
 __all__ = ["CorpusError", "LocalCorpusBackend", "html_to_text", "read_jsonl_lines", "read_text_file", "visible_text"]
 
@@ -179,7 +179,7 @@ class LocalCorpusBackend:
 
         return load
 
-    def _units(self) -> dict[str, tuple[str, object]]:
+    def _units(self) -> Units:
         root = self.root
         if root.is_file():
             if root.suffix.lower() == ".jsonl":
@@ -187,7 +187,7 @@ class LocalCorpusBackend:
             if root.suffix.lower() in TEXT_SUFFIXES:
                 return {root.name: (_signature(root), lambda: read_text_file(root, root.parent))}
             raise CorpusError(f"unsupported corpus file type {root.suffix!r}: use a folder, .jsonl, .md, .txt or .html")
-        units: dict[str, tuple[str, object]] = {}
+        units: Units = {}
         for path in sorted(root.rglob("*")):
             if not path.is_file() or path.name.startswith("."):
                 continue
