@@ -35,6 +35,7 @@ from satiate.tools.text import (
 )
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
+Direction = Literal["early", "late", "more", "less", "same", "year", ""]  # which option a comparison wants
 
 AUXILIARIES = frozenset("is are was were do does did can could has have had will would should shall may might".split())
 PLACE_NOUNS = frozenset(
@@ -107,7 +108,7 @@ class Expected:
 
     kind: AnswerKind
     options: tuple[str, ...] = ()
-    direction: Literal["early", "late", "more", "less", "same", "year", ""] = ""
+    direction: Direction = ""
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def expected_answer(question: str) -> Expected:
     tokens = lowered.split()
     first = tokens[0] if tokens else ""
     cue_words = set(tokens)
-    direction = ("early" if cue_words & EARLY_CUES else "late" if cue_words & LATE_CUES else
+    direction: Direction = ("early" if cue_words & EARLY_CUES else "late" if cue_words & LATE_CUES else
                  "more" if cue_words & MORE_CUES else "less" if cue_words & LESS_CUES else "")
     options = pair_around(question, "or")
     if options and first not in AUXILIARIES | {"how", "when", "where"} or options and "older" in cue_words:
@@ -174,8 +175,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("date")
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
-    if first == "where" or re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered) and \
-            re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered).group(1) in PLACE_NOUNS:
+    if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
+            noun.group(1) in PLACE_NOUNS:
         return Expected("place")
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
     if match and match.group(1) in TIME_NOUNS:
@@ -408,7 +409,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
-            return list(dict.fromkeys(re.search(r"\d{3,4}", span).group(0) for span in spans))
+            return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
@@ -442,7 +443,7 @@ def _modifier(span: str, text: str) -> bool:
     if " " in span:
         return False
     match = re.search(rf"(?<![\w-]){re.escape(span)}\s+([a-z][\w-]*)", text)
-    return bool(match) and match.group(1) not in STOPWORDS
+    return match is not None and match.group(1) not in STOPWORDS
 
 
 def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
@@ -499,7 +500,7 @@ def _defined_subject(span: str, text: str, focus: frozenset[str]) -> bool:
     """The span is what a defining sentence is about ("Yellowcraig ... is a coastal area ...", "The English Electric
     Canberra is a British ... bomber"), and the definition states the question's focus."""
     match = re.match(r"(?:The\s+)?(.{2,120}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+(?:is|was|are|were)\s+(.*)", text)
-    return bool(match) and match.group(1).strip(" \"“”") == span and bool(stems(match.group(2)) & focus)
+    return match is not None and match.group(1).strip(" \"“”") == span and bool(stems(match.group(2)) & focus)
 
 
 @dataclass(frozen=True)
@@ -734,10 +735,10 @@ def _choose(question: str, expected: Expected, ranked: list[Scored]) -> Found:
         if values[0] and values[1] and values[0][0] != values[1][0]:
             (a, line_a), (b, line_b) = values[0], values[1]
             pick_first = (a < b) if expected.direction in ("early", "less") else (a > b)
-            chosen = 0 if pick_first else 1
+            pick = 0 if pick_first else 1
             lines = (line_a, line_b)
-            return Found(expected.options[chosen], "choice", [lines[chosen].line, lines[1 - chosen].line],
-                         score=lines[chosen].score)
+            return Found(expected.options[pick], "choice", [lines[pick].line, lines[1 - pick].line],
+                         score=lines[pick].score)
     # Otherwise: the option whose own sentences best cover the rest of the question.
     rest = frozenset(stems(question)) - stems(" ".join(expected.options))
     def fit(lines: list[Scored]) -> tuple[float, Scored]:

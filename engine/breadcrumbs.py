@@ -7,7 +7,7 @@ query on that entity finds the passage holding the answer.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 
 from satiate.engine.answer import focus_terms, name_spans
@@ -149,7 +149,7 @@ def rank_breadcrumbs(
         for name in names:
             pages_naming[name.lower()].add(source["key"])
     generic = max(3, int(GENERIC_SHARE * len(topical)))
-    relevance: Counter[str] = Counter()
+    relevance: defaultdict[str, float] = defaultdict(float)
     seen_in: dict[str, set[str]] = defaultdict(set)
     for (source, _, terms, lead), names in zip(scanned, named):
         weight = sum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)

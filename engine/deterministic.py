@@ -541,11 +541,11 @@ class DeterministicEngine:
         supported = found is not None and answer_supported(view.question, found, view.settings) and all(
             line.source["id"] in cited for line in found.evidence)
         answered = supported and check is None
-        answer_ids = {line.source["id"] for line in found.evidence} if answered else set()
+        answer_ids = {line.source["id"] for line in found.evidence} if answered and found else set()
         if not view.claims:
             gaps.append(CriticGap(kind="modality", description="No grounded claim answers the question yet.",
                                   query=simplify_query(view.question), priority=9.0, material=True))
-        if supported and check is not None:
+        if found is not None and supported and check is not None:
             gaps.append(CriticGap(kind="unread-source", description=f"The answer '{found.short_answer}' is a name "
                                   "whose own source was never read: reading it confirms the answer or leads one hop "
                                   "further.", query=check.query, priority=9.5, material=True))

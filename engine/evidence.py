@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
@@ -122,7 +122,7 @@ def answer_schema(ids: Sequence[str], max_claims: int, question: str = "") -> ty
     expected = expected_answer(question) if question else None
     choices = (["yes", "no"] if expected and expected.kind == "yes_no" else
                list(expected.options) if expected and expected.kind == "choice" and expected.options else [])
-    short = (Annotated[str, WithJsonSchema({"type": "string", "enum": [*choices, ""]})] if choices else
+    short: Any = (Annotated[str, WithJsonSchema({"type": "string", "enum": [*choices, ""]})] if choices else
              Annotated[str, WithJsonSchema({"type": "string", "maxLength": SHORT_ANSWER_CHARS})])
     return create_model("EvidenceAnswer", __base__=EvidenceAnswer,
                         claims=(list[claim], Field(min_length=1, max_length=max(1, max_claims))),

@@ -235,11 +235,12 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
     sources = sorted(state.get("sources", {}).values(), key=lambda s: source_number(s["id"]))
     texts = cited_texts(state, store_for)
     searches = state.get("search_results", [])
+    short: Mapping[str, Any] = state.get("short_answer") or {}
     return ResearchResult(
         thread_id=thread_id,
         question=state["question"],
-        short_answer=(state.get("short_answer") or {}).get("text"),
-        short_answer_reason=(state.get("short_answer") or {}).get("reason", ""),
+        short_answer=short.get("text"),
+        short_answer_reason=short.get("reason", ""),
         answer=answer_markdown(state),
         report=report_markdown(state),
         claims=[ClaimOut(**claim) for claim in state.get("claims", [])],

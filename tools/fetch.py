@@ -38,7 +38,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit
 
 import httpcore
@@ -50,7 +50,7 @@ from satiate.tools.html_text import drop_hidden, html_to_text
 try:  # optional: zstd is accepted only when it can be decoded in bounded steps
     import zstandard
 except ImportError:  # pragma: no cover - depends on the environment
-    zstandard = None
+    zstandard = None  # type: ignore[assignment]
 
 logger = logging.getLogger(__name__)
 
@@ -356,7 +356,8 @@ class _RawReader:
 
 def _zstd_steps(raw: Iterator[bytes]) -> Iterator[bytes]:
     decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW)
-    with decompressor.stream_reader(_RawReader(raw), read_size=DECODE_STEP, read_across_frames=True) as reader:
+    source: Any = _RawReader(raw)  # a read(size) is all stream_reader uses of a file
+    with decompressor.stream_reader(source, read_size=DECODE_STEP, read_across_frames=True) as reader:
         while piece := reader.read(DECODE_STEP):
             yield piece
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import importlib
 import importlib.metadata
 import importlib.util
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from satiate.tools.search.base import RawHit
-from satiate.tools.search.fts_index import FtsIndex, Passage, chunk_text
+from satiate.tools.search.fts_index import FtsIndex, Passage, Units, chunk_text
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
 CORPUS_FORMAT = 4
@@ -381,8 +382,13 @@ def stdlib_passages() -> Iterator[Passage]:
 
 
 # --- installed packages, ranked last ---------------------------------------------------------------------------------
+def _metadata(distribution: importlib.metadata.Distribution) -> Any:
+    """A distribution's metadata: an email message, whose ``get`` the PackageMetadata protocol does not declare."""
+    return distribution.metadata
+
+
 def _description(distribution: importlib.metadata.Distribution) -> str:
-    metadata = distribution.metadata
+    metadata = _metadata(distribution)
     body = metadata.get_payload() if hasattr(metadata, "get_payload") else ""
     return (body or metadata.get("Description") or "").strip()
 
@@ -391,7 +397,7 @@ def distributions() -> dict[str, importlib.metadata.Distribution]:
     """Installed distributions by lower-case name, satiate's own left out."""
     found: dict[str, importlib.metadata.Distribution] = {}
     for distribution in importlib.metadata.distributions():
-        name = (distribution.metadata.get("Name") or "").strip()
+        name = (_metadata(distribution).get("Name") or "").strip()
         if name and name.lower() != SELF_DISTRIBUTION and name.lower() not in found:
             found[name.lower()] = distribution
     return found
@@ -402,8 +408,8 @@ def distribution_passages(name: str, distribution: importlib.metadata.Distributi
     text = re.sub(r"<[^>]{1,200}>", " ", text)  # drop inline HTML tags that some READMEs carry
     if len(text) < MIN_DESCRIPTION_CHARS:
         return
-    summary = distribution.metadata.get("Summary") or ""
-    title = f"{distribution.metadata.get('Name', name)}: {summary}".strip(": ")
+    summary = _metadata(distribution).get("Summary") or ""
+    title = f"{_metadata(distribution).get('Name', name)}: {summary}".strip(": ")
     yield from document_passages(f"pypi:{name}", title[:120], f"https://pypi.org/project/{name}/", text)
 
 
@@ -423,13 +429,13 @@ class BuiltinCorpusBackend:
     def __init__(self, data_dir: Path) -> None:
         self.index = FtsIndex(builtin_index_path(data_dir))
         python_docs = f"{sys.version} format {CORPUS_FORMAT}"
-        units: dict[str, tuple[str, object]] = {
+        units: Units = {
             "pydoc-topics": (python_docs, pydoc_topics),
             "stdlib": (python_docs, stdlib_passages),
         }
         for name, distribution in distributions().items():
-            version_text = f"{distribution.metadata.get('Version') or '?'} format {CORPUS_FORMAT}"
-            units[f"dist:{name}"] = (version_text, lambda n=name, d=distribution: distribution_passages(n, d))
+            version_text = f"{_metadata(distribution).get('Version') or '?'} format {CORPUS_FORMAT}"
+            units[f"dist:{name}"] = (version_text, functools.partial(distribution_passages, name, distribution))
         self.reindexed = self.index.sync(units)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:

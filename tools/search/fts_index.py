@@ -30,7 +30,7 @@ from satiate.tools.text import content_terms, page_subject, unique, words
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: two processes could both rebuild a damaged index, harmlessly
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 logger = logging.getLogger(__name__)
 
