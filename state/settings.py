@@ -68,7 +68,8 @@ class Settings(BaseModel):
         description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'searxng' (the "
         "searxng_url instance), 'web' (DuckDuckGo via ddgs; searxng goes before it when searxng_url is set), "
         "'builtin' (Python's own documentation, offline). 'auto' = the corpus if given, else the web; then builtin "
-        "as the last fallback (see web and offline). A corpus and the web together are both searched every round.",
+        "as the last fallback (see web and offline). With 'auto', a corpus and the web (--web) are both searched "
+        "every round.",
     )
     corpus: str | None = Field(
         None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
@@ -501,13 +502,15 @@ class Settings(BaseModel):
         return list(dict.fromkeys(chain))
 
     def search_sides(self, chain: list[str]) -> list[list[str]]:
-        """The fallback chains one query runs, each on its own: the corpus and the web side by side when both are
-        in ``chain`` (a user researching a folder and the web wants both every round), else ``chain`` alone.
+        """The fallback chains one query runs, each on its own: the corpus and the web side by side in local + web
+        mode ('auto' with a corpus and the web wanted: a user researching a folder and the web wants both every
+        round), else ``chain`` alone. An explicit ``backends`` list stays what it says, a fallback chain.
 
         The built-in documentation stays the last fallback of the web side; offline has no web side at all.
         """
         web_side = [name for name in chain if name != "corpus"]
-        if "corpus" not in chain or not any(name in WEB_BACKENDS for name in web_side):
+        local_and_web = "auto" in self.backends and bool(self.corpus) and self.wants_web
+        if not local_and_web or "corpus" not in chain or not any(name in WEB_BACKENDS for name in web_side):
             return [chain] if chain else []
         return [["corpus"], web_side]
 

@@ -11,9 +11,9 @@ The gate compares snippets with the knowledge state *before* this round is folde
 gating would make every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
 fetched at most once within the TTL, by any run or worker sharing the store.
 
-What a hit yields: its page text (``read_kind="page"``) when read; nothing when its page was fetched and found
-unreadable (404, binary, thin: not a source, design §6); its snippet (``"snippet"``) when the page was not read
-(gated out, over budget, or unreachable) and the snippet alone has ``min_source_chars`` of text.
+What a hit yields: its page text (``read_kind="page"``) when the page was read, else nothing. Hits are leads and
+pages are sources: a snippet is a search engine's excerpt, cut mid-sentence and out of context, so it never backs a
+claim on its own, however long. A hit gated out stays on record as seen (its snippet still feeds novelty).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class EnrichmentSkip:
 @dataclass(frozen=True)
 class SourceText:
     text: str
-    read_kind: Literal["page", "snippet"]
+    read_kind: Literal["page"]
     title: str = ""
 
 
@@ -60,6 +60,7 @@ class ReadingReport:
 
     def counters(self) -> dict[str, int]:
         counts = {
+            "pages_fetched": sum(not p.from_store for p in self.pages),
             "pages_read": sum(p.readable for p in self.pages),
             "pages_from_store": sum(p.from_store for p in self.pages),
             "pages_unreadable": sum(p.outcome in UNREADABLE for p in self.pages),
@@ -131,7 +132,7 @@ class PageReader:
 
 
 def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings, reader: PageReader) -> ReadingReport:
-    """Gate, read (in parallel batches, in result order) and turn each hit into source text or nothing."""
+    """Gate, read (in parallel batches, in result order) and turn each hit into its page's text, or nothing."""
     report = ReadingReport()
     candidates, report.skips = gate_by_overlap(hits, knowledge_state, settings.enrich_max_overlap)
     pages: dict[str, FetchedPage] = {}
@@ -155,8 +156,4 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
         page = pages.get(hit["key"])
         if page is not None and page.readable:
             report.texts[hit["key"]] = SourceText(page.text, "page", page.title)
-        elif page is not None and page.outcome in UNREADABLE:
-            continue  # looked and found nothing readable: not a source, whatever the snippet says
-        elif len(hit["body"]) >= settings.min_source_chars:
-            report.texts[hit["key"]] = SourceText(hit["body"], "snippet")
     return report

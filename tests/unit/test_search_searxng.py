@@ -122,6 +122,8 @@ def test_searxng_goes_before_ddgs_and_beside_a_corpus(tmp_path):
     assert offline.resolved_backends() == ["corpus", "builtin"]
     assert offline.search_sides(offline.resolved_backends()) == [["corpus", "builtin"]]
     assert Settings(corpus=str(tmp_path)).resolved_backends() == ["corpus", "builtin"]  # no web unless asked
+    explicit = Settings(corpus=str(tmp_path), backends=["web", "corpus"])  # a chain given by hand stays a chain
+    assert explicit.search_sides(explicit.resolved_backends()) == [["web", "corpus"]]
 
 
 def test_the_url_comes_from_the_environment_and_a_bad_one_is_refused_clearly():
