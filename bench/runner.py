@@ -89,6 +89,7 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
         "model_calls": counters.get("model_calls", 0),
         "model_fallbacks": counters.get("model_fallbacks", 0),
         "tokens": state.get("tokens_used", 0),
+        "pages": result.get("pages") or {},  # the pages behind web hits: fetched, skipped, failed (web runs)
         "stop_reason": result.get("stop_reason", ""),
         "degraded": bool(result.get("degraded")),
         "errors": len(result.get("errors", [])),

@@ -181,11 +181,17 @@ class WebStandin:
                    "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}
         return 200, json.dumps(payload), "application/json"
 
-    def __enter__(self) -> WebStandin:
+    def start(self) -> WebStandin:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
         self.index.close()
+
+    def __enter__(self) -> WebStandin:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
