@@ -155,6 +155,15 @@ class Settings(BaseModel):
         200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (a 404 page, a "
         "paywall, a page that is only script)."
     )
+    short_page_snippet_cover: float = Field(
+        0.8, ge=0.0, le=1.0, description="A page under min_source_chars is still read when its text holds at least "
+        "this share of its hit's snippet words: it is a short page showing what the engine found, not a 404 page, "
+        "a paywall or a script shell (those do not hold the snippet)."
+    )
+    short_page_min_snippet_words: int = Field(
+        8, ge=1, le=200, description="Distinct words a snippet needs before it can vouch for a short page "
+        "(short_page_snippet_cover): a few words match any page of the site."
+    )
 
     # --- the complexity tier, budgets, error levels (design §13, §14) -------------------------------------------------
     tier: Tier = Field(

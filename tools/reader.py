@@ -11,6 +11,10 @@ The gate compares snippets with the knowledge state *before* this round is folde
 gating would make every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
 fetched at most once within the TTL, by any run or worker sharing the store.
 
+A page under ``min_source_chars`` (``thin``) is most often a 404 page, a paywall or a script shell; but when its
+text holds the hit's snippet it is what the engine found, only short (a stub article, a one-paragraph entry), and it
+is read (``short_page_snippet_cover``).
+
 What a hit yields: its page text (``read_kind="page"``) when the page was read, else nothing. Hits are leads and
 pages are sources: a snippet is a search engine's excerpt, cut mid-sentence and out of context, so it never backs a
 claim on its own, however long. A hit gated out stays on record as seen (its snippet still feeds novelty).
@@ -21,14 +25,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from satiate.state.records import Hit
 from satiate.state.settings import Settings
 from satiate.tools.fetch import FetchedPage, PageFetcher
 from satiate.tools.store import Store, StoredPage
-from satiate.tools.text import snippet_overlap
+from satiate.tools.text import snippet_overlap, words
 
 UNREADABLE = frozenset({"thin", "http_error", "unsupported"})  # the page answered: there is nothing to read
 
@@ -92,6 +96,16 @@ def gate_by_overlap(hits: Sequence[Hit], knowledge_state: str, max_overlap: floa
     return candidates, skips
 
 
+def vouched_short_page(hit: Hit, page: FetchedPage, settings: Settings) -> FetchedPage:
+    """``page``, read after all when it is thin but holds its hit's snippet (a short page, not a 404 or a paywall)."""
+    snippet_words = set(words(hit["body"]))
+    if page.outcome != "thin" or len(snippet_words) < settings.short_page_min_snippet_words:
+        return page
+    if snippet_overlap(hit["body"], page.text) < settings.short_page_snippet_cover:
+        return page
+    return replace(page, outcome="read", error=None)
+
+
 class PageReader:
     """Reads a page through the page store: a page stored within the TTL is never fetched again."""
 
@@ -147,6 +161,7 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
         with ThreadPoolExecutor(max_workers=len(batch), thread_name_prefix="satiate-read") as pool:
             fetched = list(pool.map(lambda item: reader.read(item[0]["url"], item[0]["key"]), batch))
         for (hit, _), page in zip(batch, fetched):
+            page = vouched_short_page(hit, page, settings)
             pages[hit["key"]] = page
             report.pages.append(page)
             reads += page.readable

@@ -131,3 +131,20 @@ def test_the_store_is_shared_by_readers_of_different_workers(site, store):
         read_web_hits([hit(url)], "", settings(), PageReader(fetcher, store, DAY, clock=Clock()))
         fetcher.close()
     assert site.hits["/article/shared"] == 1
+
+
+STUB = "Cardle Green is a village on the river Tansy, known for its lantern fair held each October since 1850."
+
+
+def test_a_short_page_showing_its_snippet_is_read_and_a_short_page_without_it_is_not(site, reader):
+    site.add("/stub", f"<html><body><nav><a href='/'>Home</a></nav><p>{STUB}</p></body></html>")
+    site.add("/soft-404", "<html><body><p>Sorry, this page has moved. Try the search box.</p></body></html>")
+    short = hit(site.url("/stub"), STUB[:80] + " …")
+    gone = hit(site.url("/soft-404"), STUB[:80] + " …")
+    few_words = hit(site.url("/stub"), "Cardle Green village")  # too few words to vouch for any page
+    report = read_web_hits([short, gone], "", settings(url_enrich_count=2, min_source_chars=200), reader)
+    assert [p.outcome for p in report.pages] == ["read", "thin"]
+    assert set(report.texts) == {short["key"]} and "lantern fair" in report.texts[short["key"]].text
+    assert report.counters()["pages_unreadable"] == 1
+    alone = read_web_hits([few_words], "", settings(min_source_chars=200), reader)
+    assert alone.texts == {} and [p.outcome for p in alone.pages] == ["thin"]
