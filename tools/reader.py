@@ -64,7 +64,7 @@ class ReadingReport:
 
     def counters(self) -> dict[str, int]:
         counts = {
-            "pages_fetched": sum(not p.from_store for p in self.pages),
+            "pages_fetched": sum(not p.from_store and p.outcome != "refused" for p in self.pages),  # asked of a host
             "pages_read": sum(p.readable for p in self.pages),
             "pages_from_store": sum(p.from_store for p in self.pages),
             "pages_unreadable": sum(p.outcome in UNREADABLE for p in self.pages),
@@ -146,9 +146,15 @@ class PageReader:
 
 
 def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings, reader: PageReader) -> ReadingReport:
-    """Gate, read (in parallel batches, in result order) and turn each hit into its page's text, or nothing."""
+    """Gate, read (in parallel batches, best ranks first) and turn each hit into its page's text, or nothing.
+
+    The round's hits come query after query; they are read by rank across the queries (every query's first hit,
+    then every second one...), so the budget is not spent on the first query's results alone: each query of a
+    round (the question, a name, a breadcrumb) is a different lead.
+    """
     report = ReadingReport()
-    candidates, report.skips = gate_by_overlap(hits, knowledge_state, settings.enrich_max_overlap)
+    by_rank = sorted(hits, key=lambda hit: hit["rank"])  # stable: a query's order, and the queries' order
+    candidates, report.skips = gate_by_overlap(by_rank, knowledge_state, settings.enrich_max_overlap)
     pages: dict[str, FetchedPage] = {}
     reads = tried = position = 0
     while position < len(candidates):

@@ -148,3 +148,11 @@ def test_a_short_page_showing_its_snippet_is_read_and_a_short_page_without_it_is
     assert report.counters()["pages_unreadable"] == 1
     alone = read_web_hits([few_words], "", settings(min_source_chars=200), reader)
     assert alone.texts == {} and [p.outcome for p in alone.pages] == ["thin"]
+
+
+def test_a_rounds_queries_each_get_their_best_hit_read_before_any_second_one(site, reader):
+    first_query = [hit(site.url(f"/article/a{n}"), rank=n) for n in (1, 2, 3)]
+    second_query = [hit(site.url(f"/article/b{n}"), rank=n) for n in (1, 2)]
+    report = read_web_hits(first_query + second_query, "", settings(url_enrich_count=2), reader)
+    assert [p.url for p in report.pages] == [first_query[0]["url"], second_query[0]["url"]]
+    assert [s.url for s in report.skips] == [first_query[1]["url"], second_query[1]["url"], first_query[2]["url"]]
