@@ -146,7 +146,10 @@ class Settings(BaseModel):
         1500, ge=200, le=100_000,
         description="Characters of the rolling knowledge state (the summary of what was found) at most.",
     )
-    url_enrich_count: int = Field(3, ge=0, le=50, description="Full pages read per round at most.")
+    url_enrich_count: int = Field(
+        5, ge=0, le=50, description="Full pages read per round at most (a round's queries share them, best ranks "
+        "first)."
+    )
     enrich_max_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than "
         "this."
@@ -257,7 +260,7 @@ class Settings(BaseModel):
         "them, also after DNS resolution and after every redirect). Cloud metadata addresses stay refused.",
     )
     enrich_max_fetches: int = Field(
-        6,
+        8,
         ge=0,
         le=100,
         description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the "

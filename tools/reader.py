@@ -4,8 +4,8 @@ Reading a page is the expensive step (seconds each, and it dilutes the context),
 
 - a hit whose snippet overlaps the knowledge state more than ``enrich_max_overlap`` is skipped (we know it already),
   and the skip is reported with its overlap;
-- at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, in result
-  order; a fetch that yields no readable page does not use up a read.
+- at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, best
+  ranks first across the round's queries; a fetch that yields no readable page does not use up a read.
 
 The gate compares snippets with the knowledge state *before* this round is folded in: folding first and then
 gating would make every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
