@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
             handle.write(json.dumps(row) + "\n")
     table = markdown(report, groups)
     if standin is not None:
-        report["web"] = web_summary(rows, report["failures"])
+        report["web"] = web_summary(rows, report["failures"], standin.passages)
         table += "\n\n## Web path (loopback stand-in) beside the local corpus\n\n" + web_table(report["web"]) + "\n"
         (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (args.out / "table.md").write_text(table, encoding="utf-8")

@@ -48,7 +48,8 @@ def as_doc_ids(record: dict) -> dict:
     """A web run's record with its page URLs turned into doc ids (reading order and duplicates kept as they are)."""
     if "failure" in record:
         return record
-    mapped = {name: [doc_id_of(i) for i in record.get(name, [])] for name in ID_LISTS}
+    mapped: dict[str, list] = {name: [doc_id_of(i) for i in record.get(name, [])] for name in ID_LISTS}
+    mapped["chrome_found"] = [[doc_id_of(i), marker] for i, marker in record.get("chrome_found", [])]
     for query in record.get("queries", []) or []:
         for name in ("hit_ids", "passed_ids"):
             if name in query:
@@ -65,8 +66,15 @@ def _mean(values: Iterable[float | None]) -> float | None:
     return round(statistics.fmean(kept), 3) if kept else None
 
 
-def web_summary(rows: list[dict], failures: list[dict]) -> dict[str, Any]:
-    """Per configuration (the local full loop and the web row) and half: recall, answers, pages, seconds a question."""
+def chrome_leaks(row: dict, passages: dict[str, tuple[str, str]]) -> int:
+    """Chrome markers found in a run's cited web sources that are not words of the passage itself."""
+    return sum(1 for doc_id, marker in row.get("chrome_found", [])
+               if marker.lower() not in " ".join(passages.get(doc_id, ("", ""))).lower())
+
+
+def web_summary(rows: list[dict], failures: list[dict], passages: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """Per configuration (the local full loop and the web row) and half: recall, answers, pages, seconds a question,
+    and chrome leaks (page chrome or hidden text found in a cited source: 0 when the extractor did its job)."""
     summary: dict[str, Any] = {}
     for config in (FULL, WEB):
         runs = [r for r in rows if r["config"] == config]
@@ -90,6 +98,7 @@ def web_summary(rows: list[dict], failures: list[dict]) -> dict[str, Any]:
                 "pages_skipped_budget": _mean(p.get("skipped_budget", 0) for p in pages),
                 "pages_failed": _mean(p.get("failed", 0) + p.get("unreadable", 0) for p in pages),
                 "seconds": _mean(r["wall_s"] for r in chosen),
+                "chrome_leaks": sum(chrome_leaks(r, passages) for r in chosen),
             }
         summary[config]["failures"] = sum(1 for f in failures if f["config"] == config)
     return summary
@@ -97,7 +106,8 @@ def web_summary(rows: list[dict], failures: list[dict]) -> dict[str, Any]:
 
 COLUMNS = (("recall", "recall"), ("all_gold", "all-gold"), ("answer_found", "found"), ("short_em", "short EM"),
            ("passages", "read"), ("pages_fetched", "pages fetched"), ("pages_skipped_covered", "skipped: covered"),
-           ("pages_skipped_budget", "skipped: budget"), ("pages_failed", "failed"), ("seconds", "s / question"))
+           ("pages_skipped_budget", "skipped: budget"), ("pages_failed", "failed"), ("seconds", "s / question"),
+           ("chrome_leaks", "chrome leaks"))
 
 
 def web_table(summary: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from bench.multihop import main
-from bench.web_mode import WEB, as_doc_ids, doc_id_of, half
+from bench.web_mode import WEB, as_doc_ids, chrome_leaks, doc_id_of, half
 
 PASSAGES = [
     ("mill", "Harrowgate Mill", "Harrowgate Mill is a restored watermill on the river Tansy in the invented county of "
@@ -40,6 +40,7 @@ def test_the_web_row_is_scored_on_doc_ids_and_reports_its_pages_beside_the_local
     assert web["pages"]["fetched"] >= len(web["read"]) and web["pages"]["failed"] == 0
     row = summary["web"][WEB]["all"]
     assert row["runs"] == 1 and row["pages_fetched"] == web["pages"]["fetched"] and row["recall"] is not None
+    assert web["chrome_found"] == [] and row["chrome_leaks"] == 0  # no chrome or hidden text in a cited page
     assert summary["web"]["satiate"]["all"]["pages_fetched"] == 0  # the local row reads passages, fetches nothing
     table = (out / "table.md").read_text()
     assert f"| {WEB} | all | 1 |" in table and "| satiate | all | 1 |" in table
@@ -54,3 +55,6 @@ def test_page_urls_and_keys_map_back_to_doc_ids_and_other_ids_stay() -> None:
     mapped = as_doc_ids(record)
     assert (mapped["read"], mapped["seen"], mapped["queries"][0]["hit_ids"]) == (["mill"], ["pell"], ["kettle"])
     assert {half(q) for q in ("a", "b", "c", "d", "e", "f")} == {"tuning", "held-out"}
+    # a marker the passage itself contains is no leak; one it does not contain is
+    passages = {"mill": ("Harrowgate Mill", "A mill with a Sitemap of its sluices.")}
+    assert chrome_leaks({"chrome_found": [["mill", "Sitemap"], ["mill", "SYSTEM NOTICE"]]}, passages) == 1
