@@ -3,9 +3,11 @@
     python -m bench.multihop                      # all 150 questions, 3 seeds, every configuration
     python -m bench.multihop --questions 20       # a stratified subset (dataset x hop kind)
     python -m bench.multihop --configs satiate dual_search --seeds 1
+    python -m bench.multihop --web --questions 30 --seeds 1   # the full loop locally and through the web path
 
 Every graph configuration runs the real graph (``build_graph``) over the whole corpus with the local-corpus backend
-only, no network. Results: ``<out>/summary.json``, ``table.md``, ``recall_vs_searches.png``, ``runs.jsonl``.
+only, no network; ``--web`` adds a row through the web path against a loopback stand-in (bench/web_mode.py).
+Results: ``<out>/summary.json``, ``table.md``, ``recall_vs_searches.png``, ``runs.jsonl``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from bench.metrics import EQUAL_BUDGETS, METRICS, aggregate, k_star, run_metrics
 from bench.report import markdown, plot
 from bench.runner import Unit, run_unit
 from bench.scoring import recall_at
+from bench.web_mode import WEB, as_doc_ids, web_configuration, web_summary, web_table
+from bench.web_standin import WebStandin
 
 DEFAULT_OUT = RESULTS_DIR / "multihop"
 DEFAULT_DATA_DIR = RESULTS_DIR / "satiate-data"
@@ -48,6 +52,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results folder")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR,
                         help="satiate data dir shared by all runs (the corpus index is built here once)")
+    parser.add_argument("--web", action="store_true",
+                        help="also run the full loop through the web path: SearXNG stand-in, fetcher and extractor on "
+                        "127.0.0.1 (default configurations then: satiate and satiate_web)")
     parser.add_argument("--curve-k", type=int, default=200, help="largest k of the BM25 recall@k curve in the plot")
     return parser.parse_args(argv)
 
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     selection = "all" if args.questions is None and not args.qids else "chosen ids" if args.qids else \
         "stratified subset by dataset x hop kind, file order"
     questions = stratified_subset(questions, args.questions)
-    configs = select(args.configs)
+    configs = select(args.configs or ([FULL] if args.web else None))  # --web: the full loop beside its web row
     corpus = corpus_path(args.data)
     base = {"corpus": str(corpus.resolve()), "llm": args.llm, "backends": ["corpus"],
             "data_dir": str(args.data_dir.resolve()), **parse_overrides(args.overrides)}
@@ -205,9 +212,16 @@ def main(argv: list[str] | None = None) -> int:
         seeds = args.seeds if config.uses_epsilon or not config.graph else args.seeds[:1]
         print(f"  {config.name}: {json.dumps(config.overrides)} seeds={seeds}")
     bm25 = OneShotBM25(corpus, args.data_dir)  # builds the shared FTS5 index once, before the workers start
+    standin = WebStandin(corpus, args.data_dir).start() if args.web else None
+    if standin is not None:
+        configs = [*configs, web_configuration(standin)]
+        print(f"  {WEB}: {json.dumps(configs[-1].overrides)} seeds={args.seeds}")
     units = plan_units(questions, configs, args.seeds, base)
     print(f"{len(questions)} questions, {len(units)} graph runs, {args.jobs} worker(s)", flush=True)
     records = run_units(units, args.jobs)
+    if standin is not None:
+        standin.stop()
+        records = [as_doc_ids(r) if r["config"] == WEB else r for r in records]
     rows = score(questions, records, bm25)
     groups = question_groups(questions)
     wanted = {c.name for c in configs}
@@ -247,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             handle.write(json.dumps(row) + "\n")
     table = markdown(report, groups)
+    if standin is not None:
+        report["web"] = web_summary(rows, report["failures"], standin.passages)
+        table += "\n\n## Web path (loopback stand-in) beside the local corpus\n\n" + web_table(report["web"]) + "\n"
+        (args.out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (args.out / "table.md").write_text(table, encoding="utf-8")
     plot(report, curve, args.out / "recall_vs_searches.png")
     print(table)

@@ -14,6 +14,11 @@ TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_reca
                  "answered", "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
 
 
+def label(config: str) -> str:
+    """A configuration's label; a row added at run time (the web row of --web) shows its name."""
+    return BY_NAME[config].label if config in BY_NAME else config
+
+
 def cell(stats: dict | None, digits: int) -> str:
     if not stats:
         return "–"
@@ -31,7 +36,7 @@ def overall_table(summary: dict, group: str = "all") -> list[str]:
         stats = groups.get(group, {})
         seeds = max((s["n_seeds"] for s in stats.values()), default=0)
         cells = [cell(stats.get(name), metrics[name].digits) for name in TABLE_METRICS]
-        lines.append(f"| {BY_NAME[config].label} | {seeds} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label(config)} | {seeds} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -46,7 +51,7 @@ def group_table(summary: dict, groups: dict[str, set[str]]) -> list[str]:
             recall, gold, searches = stats.get("recall"), stats.get("all_gold"), stats.get("searches")
             cells.append(f"{recall['mean']:.2f} / {gold['mean']:.2f} / {searches['mean']:.0f}" if recall and gold
                          and searches else "–")
-        lines.append(f"| {BY_NAME[config].label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label(config)} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -64,7 +69,7 @@ def equal_budget_table(summary: dict, budgets: tuple[int, ...] = (10, 20, 40)) -
             for k in budgets:
                 ours, theirs = stats[f"recall_at_{k}"]["mean"], stats[f"bm25_at_{k}"]["mean"]
                 cells.append(f"{ours:.3f} / {theirs:.3f} ({100 * (ours - theirs):+.1f})")
-            lines.append(f"| {BY_NAME[config].label} | {group} | " + " | ".join(cells) + " |")
+            lines.append(f"| {label(config)} | {group} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -138,7 +143,7 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
         style = dict(fmt=markers[number % len(markers)], capsize=3, markersize=8, alpha=0.85,
                      color=f"C{number % 10}")
         left.errorbar(searches["mean"], recall["mean"], xerr=searches["sd"], yerr=recall["sd"],
-                      label=BY_NAME[config].label, **style)
+                      label=label(config), **style)
         right.errorbar(passages["mean"], recall["mean"], xerr=passages["sd"], yerr=recall["sd"], **style)
     if bm25_curve:
         right.plot(range(1, len(bm25_curve) + 1), bm25_curve, color="grey", linewidth=1, label="one-shot BM25 recall@k")
@@ -147,7 +152,7 @@ def plot(report: dict[str, Any], bm25_curve: list[float], path: Path) -> None:
             # the run's reading order as a recall@k curve (flat once a run stops reading)
             colour = f"C{list(report['summary']).index(config) % 10}"
             right.plot(range(1, len(curve) + 1), curve, color=colour, linewidth=1.2, linestyle="--",
-                       label=f"{BY_NAME[config].label}: reading order recall@k")
+                       label=f"{label(config)}: reading order recall@k")
     left.set_xlabel("searches per question (mean)")
     right.set_xlabel("passages read per question (mean); dotted: the equal budgets k = 10, 20, 40")
     recalls = [g["all"]["recall"]["mean"] for g in report["summary"].values() if "recall" in g.get("all", {})]

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from bench.web_standin import CHROME_MARKERS
 from satiate.graph import RECURSION_LIMIT, build_graph
 from satiate.graph.deps import default_dependencies
 
@@ -56,6 +57,12 @@ def model_kept(counters: dict[str, int]) -> float | None:
     return counters.get("model_claims_kept", 0) / written if written else None
 
 
+def chrome_found(sources: list[dict]) -> list[list[str]]:
+    """[passage id, marker] for each stand-in chrome marker in the text of a cited web source (web runs only)."""
+    return [[passage_id(s), marker] for s in sources if s.get("origin") == "web" and s.get("text")
+            for marker in CHROME_MARKERS if marker.lower() in s["text"].lower()]
+
+
 def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
     """The plain-data record of one finished run."""
     result = state.get("result", {})
@@ -89,6 +96,8 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
         "model_calls": counters.get("model_calls", 0),
         "model_fallbacks": counters.get("model_fallbacks", 0),
         "tokens": state.get("tokens_used", 0),
+        "pages": result.get("pages") or {},  # the pages behind web hits: fetched, skipped, failed (web runs)
+        "chrome_found": chrome_found(sources),
         "stop_reason": result.get("stop_reason", ""),
         "degraded": bool(result.get("degraded")),
         "errors": len(result.get("errors", [])),

@@ -20,7 +20,7 @@ from satiate.engine.base import Decision, ResearchEngine, ResearchView
 from satiate.state.contracts import PlanQueryModel
 from satiate.state.records import ErrorRecord, Hit, QueryPlan, SearchRecord, SourceRecord, search_failed, source_number
 from satiate.state.schema import ResearchState
-from satiate.state.settings import Settings
+from satiate.state.settings import WEB_BACKENDS, Settings
 from satiate.state.updates import MeteredUpdate
 from satiate.tools.search.base import failure_reason
 from satiate.tools.search.service import SearchService
@@ -319,7 +319,7 @@ def web_unreached_note(records: Sequence[SearchRecord]) -> str | None:
     The run goes on with the next backends of the chain, so this is not degraded mode (which stops the run); the
     answer is still marked degraded, and says where it came from instead.
     """
-    web = [r for r in records if r["backend"] == "web"]
+    web = [r for r in records if r["backend"] in WEB_BACKENDS]
     if not web or any(not search_failed(r["outcome"]) for r in web):
         return None
     reason = failure_reason(next((r["error"] for r in web if r.get("error")), "") or "every web search failed")

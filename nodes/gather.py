@@ -1,5 +1,8 @@
 """gather: run one query (one parallel branch per query), falling through the backend chain on failure.
 
+With a corpus and the web together (local + web mode) the query runs on both sides, each through its own chain
+(``Settings.search_sides``): a fallback chain would search the web only when the corpus failed.
+
 Each branch gets only its Send payload. Finished branches keep their writes in the checkpoint, so a resumed run
 repeats none of the searches that completed. A failed search is recorded as failed, never as an empty result.
 """
@@ -104,10 +107,10 @@ def make_gather_node(deps: Dependencies) -> Callable[[GatherTask], GatherUpdate]
         records: list[SearchRecord] = []
         errors: list[ErrorRecord] = []
 
-        def run(query: QueryPlan) -> SearchRecord | None:
+        def run_chain(query: QueryPlan, chain: list[str]) -> SearchRecord | None:
             """Try the backends in order until one answers (ok or empty); every attempt is on record."""
             failed_on: list[str] = []
-            for backend in task["backends"]:
+            for backend in chain:
                 started = time.perf_counter()
                 attempt = service.run(backend, query["query"], max_results)
                 record = to_record(task, query, attempt, time.perf_counter() - started, settings)
@@ -133,13 +136,20 @@ def make_gather_node(deps: Dependencies) -> Callable[[GatherTask], GatherUpdate]
                                            round=task["round"], query=query["query"]))
             return None
 
+        sides = settings.search_sides(list(task["backends"]))
+
+        def run(query: QueryPlan) -> list[SearchRecord]:
+            """The query on every side (a corpus and the web each get it, local + web mode), each through its chain."""
+            return [record for chain in sides if (record := run_chain(query, chain)) is not None]
+
         counters: dict[str, int] = {}
-        first = run(task["query"])
+        answered = run(task["query"])
+        result_chars = sum(record["result_chars"] for record in answered)
         # The quality floor (design §3): a round's first query with thin results gets one simplified fallback query.
-        if first is not None and task["index"] == 0 and first["result_chars"] < settings.search_quality_floor:
+        if answered and task["index"] == 0 and result_chars < settings.search_quality_floor:
             fallback = simplify_query(task["query"]["query"])
             if normalize_query(fallback) != normalize_query(task["query"]["query"]):
-                emit("quality_floor", query=task["query"]["query"], fallback=fallback, chars=first["result_chars"])
+                emit("quality_floor", query=task["query"]["query"], fallback=fallback, chars=result_chars)
                 counters["quality_floor_fallbacks"] = 1
                 run(QueryPlan(query=fallback, angle=task["query"]["angle"], intent="quality-floor fallback",
                               origin="quality_floor"))

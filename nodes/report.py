@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from satiate.nodes.common import StoreFor, hydrate, settings_of, suspicion, web_unreached_note
-from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, ResearchResult, SourceOut
+from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, PageCounts, ResearchResult, SourceOut, source_origin
 from satiate.state.records import search_failed, source_number
 from satiate.state.schema import ResearchState
 from satiate.state.settings import shown_settings
@@ -149,6 +149,12 @@ def model_lines(counters: dict[str, int], tokens: int) -> list[str]:
             "the model wrote passed the sentence check.", ""]
 
 
+def page_lines(state: ResearchState) -> list[str]:
+    """The line on the pages behind web hits (fetched, skipped, failed) and a blank line, or nothing without any."""
+    line = PageCounts.from_counters(state.get("counters", {})).line()
+    return [line, ""] if line else []
+
+
 def rounds_table(state: ResearchState) -> str:
     lines = ["| Round | Sources | New | Claims | Cut | Open material gaps | Sign-off | Searches |",
              "|---:|---:|---:|---:|---:|---:|:---:|---:|"]
@@ -199,6 +205,7 @@ def report_markdown(state: ResearchState) -> str:
         "",
         gate_line(state.get("counters", {}), len(state.get("claims", [])), max(1, len(state.get("rounds", [])))),
         "",
+        *page_lines(state),
         *model_lines(state.get("counters", {}), state.get("tokens_used", 0)),
         rounds_table(state),
         "",
@@ -217,7 +224,8 @@ def report_markdown(state: ResearchState) -> str:
         where = source["url"] or source.get("doc_id") or source["key"]
         doc = f" (doc {source['doc_id']})" if source.get("doc_id") and source.get("url") else ""
         flag = flagged(source)
-        parts.append(f"- [{n}] {source['title']} — {where}{doc} — {source_tag(tags.get(source_id, set()))}"
+        parts.append(f"- [{n}] {source['title']} — {source_origin(source['backend'])}: {where}{doc} — "
+                     f"{source_tag(tags.get(source_id, set()))}"
                      + (f" — suspicious: {flag}" if flag else ""))
     return "\n".join(parts).rstrip() + "\n"
 
@@ -248,8 +256,8 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
         key_actors=list(state.get("key_actors", [])),
         sources=[
             SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=texts.get(s["id"]),
-                      backend=s["backend"], read_kind=s["read_kind"], doc_id=s.get("doc_id"),
-                      verification=tags.get(s["id"], []), suspicious=flagged(s))
+                      backend=s["backend"], origin=source_origin(s["backend"]), read_kind=s["read_kind"],
+                      doc_id=s.get("doc_id"), verification=tags.get(s["id"], []), suspicious=flagged(s))
             for s in sources
         ],
         rounds=list(state.get("rounds", [])),
@@ -261,6 +269,7 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
         stop_reason=state.get("stop_reason", ""),
         searches=len(searches),
         metrics=run_metrics(state),
+        pages=PageCounts.from_counters(state.get("counters", {})),
         settings=shown_settings(state.get("resolved_settings", {})),
     )
 

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from satiate.state.records import GapKind
-from satiate.state.settings import Tier
+from satiate.state.settings import WEB_BACKENDS, Tier
 
 MAX_QUERY_CHARS = 400
 
@@ -131,6 +131,40 @@ class ResearchInput(BaseModel):
     settings: dict | None = None
 
 
+def source_origin(backend: str) -> Literal["local", "web"]:
+    """Where a source came from, as the report's source list says it: a web page, or a local file or passage."""
+    return "web" if backend in WEB_BACKENDS else "local"
+
+
+class PageCounts(BaseModel):
+    """What became of the pages behind web hits (hits are leads, pages are sources): read from the run's counters."""
+
+    fetched: int = Field(0, description="Pages fetched over the network (a page from the page store is not).")
+    read: int = Field(0, description="Pages whose main text was read (fetched now or from the page store).")
+    from_store: int = Field(0, description="Pages read from the page store, fetched by an earlier run.")
+    skipped_covered: int = Field(0, description="Pages not fetched: their snippet was already covered by the "
+                                 "knowledge state (the enrichment gate).")
+    skipped_budget: int = Field(0, description="Pages not fetched: the round's reading budget was spent.")
+    unreadable: int = Field(0, description="Pages that answered with nothing to read (404, thin, not text).")
+    failed: int = Field(0, description="Pages that could not be fetched (unreachable, refused by the SSRF guard).")
+
+    @classmethod
+    def from_counters(cls, counters: dict[str, int]) -> PageCounts:
+        return cls(fetched=counters.get("pages_fetched", 0), read=counters.get("pages_read", 0),
+                   from_store=counters.get("pages_from_store", 0),
+                   skipped_covered=counters.get("enrich_skipped_overlap", 0),
+                   skipped_budget=counters.get("enrich_skipped_budget", 0),
+                   unreadable=counters.get("pages_unreadable", 0), failed=counters.get("pages_failed", 0))
+
+    def line(self) -> str | None:
+        """The report's one line on pages, or None when no web hit was ever up for reading."""
+        if not any(self.model_dump().values()):
+            return None
+        return (f"Web pages: {self.fetched} fetched, {self.read} read ({self.from_store} from the page store), "
+                f"{self.skipped_covered} skipped (snippet already covered), {self.skipped_budget} over the reading "
+                f"budget, {self.unreadable} unreadable, {self.failed} failed.")
+
+
 class SourceOut(BaseModel):
     id: str
     n: int | None = Field(None, description="The [n] number the answer uses for this source, if cited.")
@@ -139,6 +173,8 @@ class SourceOut(BaseModel):
     text: str | None = Field(None, description="The text read, for every source the answer or report cites by "
                              "number (so each [n] can be checked without the store); null for the others.")
     backend: str
+    origin: Literal["local", "web"] = Field("local", description="'web' for a page found by a web search, "
+                                            "'local' for a file or passage of a corpus (or the built-in one).")
     read_kind: str
     doc_id: str | None = None
     verification: list[str] = Field(default_factory=list)
@@ -185,6 +221,8 @@ class ResearchResult(BaseModel):
         default_factory=dict, description="Run metrics: duration, iterations, searches, failures, "
         "model calls, retries, repairs, fallbacks, tokens."
     )
+    pages: PageCounts = Field(default_factory=PageCounts, description="Pages behind web hits: fetched, read, "
+                              "skipped by the enrichment gate or the budget, unreadable, failed.")
     settings: dict
 
 

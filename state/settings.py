@@ -39,6 +39,7 @@ TIER_BUDGETS: dict[str, TierBudget] = {
 
 
 QUERY_CEILING_MAX = 1000
+WEB_BACKENDS = frozenset({"searxng", "web"})  # the backends that search the internet
 
 
 class SettingsError(ValueError):
@@ -64,17 +65,19 @@ class Settings(BaseModel):
     )
     backends: list[str] = Field(
         default_factory=lambda: ["auto"],
-        description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'web' (DuckDuckGo via "
-        "ddgs), 'builtin' (Python's own documentation, offline). 'auto' = the corpus if given, else the web; then "
-        "builtin as the last fallback (see web and offline).",
+        description="Search fallback chain, first serving first: 'corpus' (the --corpus path), 'searxng' (the "
+        "searxng_url instance), 'web' (DuckDuckGo via ddgs; searxng goes before it when searxng_url is set), "
+        "'builtin' (Python's own documentation, offline). 'auto' = the corpus if given, else the web; then builtin "
+        "as the last fallback (see web and offline). With 'auto', a corpus and the web (--web) are both searched "
+        "every round.",
     )
     corpus: str | None = Field(
         None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
     )
     web: bool | None = Field(
         None,
-        description="Web search in the 'auto' chain. Unset: searched when no corpus is given. On (--web): also "
-        "searched after a given corpus. Off (--no-web): never.",
+        description="Web search in the 'auto' chain. Unset: searched when no corpus is given (or a searxng_url is). "
+        "On (--web): searched beside a given corpus, both every round. Off (--no-web): never.",
     )
     offline: bool = Field(
         False,
@@ -143,7 +146,10 @@ class Settings(BaseModel):
         1500, ge=200, le=100_000,
         description="Characters of the rolling knowledge state (the summary of what was found) at most.",
     )
-    url_enrich_count: int = Field(3, ge=0, le=50, description="Full pages read per round at most.")
+    url_enrich_count: int = Field(
+        5, ge=0, le=50, description="Full pages read per round at most (a round's queries share them, best ranks "
+        "first)."
+    )
     enrich_max_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Skip reading a page whose snippet overlaps the knowledge state more than "
         "this."
@@ -151,6 +157,15 @@ class Settings(BaseModel):
     min_source_chars: int = Field(
         200, ge=0, le=100_000, description="A hit with less readable text than this is not a source (a 404 page, a "
         "paywall, a page that is only script)."
+    )
+    short_page_snippet_cover: float = Field(
+        0.8, ge=0.0, le=1.0, description="A page under min_source_chars is still read when its text holds at least "
+        "this share of its hit's snippet words: it is a short page showing what the engine found, not a 404 page, "
+        "a paywall or a script shell (those do not hold the snippet)."
+    )
+    short_page_min_snippet_words: int = Field(
+        8, ge=1, le=200, description="Distinct words a snippet needs before it can vouch for a short page "
+        "(short_page_snippet_cover): a few words match any page of the site."
     )
 
     # --- the complexity tier, budgets, error levels (design §13, §14) -------------------------------------------------
@@ -189,7 +204,7 @@ class Settings(BaseModel):
     )
     thin_result_count: int = Field(3, ge=0, le=100, description="A query with fewer results than this is reformulated.")
     query_ceilings: dict[str, int] = Field(
-        default_factory=lambda: {"corpus": 40, "builtin": 40, "web": 20},
+        default_factory=lambda: {"corpus": 40, "builtin": 40, "web": 20, "searxng": 20},
         description="Queries one backend may answer per cycle at most (a rich source gets more).",
     )
     duplicate_rounds_stop: int = Field(
@@ -202,6 +217,22 @@ class Settings(BaseModel):
         "auto",
         description="ddgs backend for web search: 'auto' (a metasearch over several engines), 'duckduckgo' (DDG "
         "alone), or a comma list of ddgs engine names.",
+    )
+    searxng_url: str | None = Field(
+        None,
+        description="Base URL of a SearXNG instance (e.g. http://localhost:8888): the first web backend, ddgs the "
+        "fallback. Its JSON format must be enabled (search: formats: [html, json] in settings.yml). It may be on "
+        "this machine or the local network (your own instance); cloud metadata addresses stay refused.",
+    )
+    searxng_engines: str | None = Field(
+        None, description="Comma list of SearXNG engines to ask (e.g. 'wikipedia,duckduckgo'); unset: the "
+        "instance's defaults."
+    )
+    searxng_categories: str | None = Field(
+        None, description="Comma list of SearXNG categories (e.g. 'general,science'); unset: the instance's defaults."
+    )
+    searxng_language: str | None = Field(
+        None, description="Language of SearXNG results (e.g. 'en', 'de-CH', 'all'); unset: the instance's default."
     )
     web_timeout_s: float = Field(8.0, gt=0, le=120, description="Time-out of one web search call, in seconds.")
     web_circuit_cooldown_s: float = Field(
@@ -229,7 +260,7 @@ class Settings(BaseModel):
         "them, also after DNS resolution and after every redirect). Cloud metadata addresses stay refused.",
     )
     enrich_max_fetches: int = Field(
-        6,
+        8,
         ge=0,
         le=100,
         description="Page fetches tried per round at most, read or not, so a round of dead links cannot stall the "
@@ -387,7 +418,7 @@ class Settings(BaseModel):
     @field_validator("backends")
     @classmethod
     def _known_backends(cls, value: list[str]) -> list[str]:
-        known = {"auto", "corpus", "web", "builtin"}
+        known = {"auto", "corpus", "searxng", "web", "builtin"}
         unknown = [b for b in value if b not in known]
         if unknown or not value:
             raise ValueError(f"unknown backend(s) {unknown}; use a comma list of {sorted(known)}")
@@ -401,6 +432,17 @@ class Settings(BaseModel):
         if "counter_argument" not in ordered:
             ordered.append("counter_argument")
         return ordered
+
+    @field_validator("searxng_url")
+    @classmethod
+    def _searxng_url_shape(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("use the instance's base URL, e.g. http://localhost:8888")
+        return value
 
     @field_validator("llm")
     @classmethod
@@ -446,32 +488,47 @@ class Settings(BaseModel):
 
     @property
     def wants_web(self) -> bool:
-        """Whether 'auto' searches the web: not offline, not switched off, and no corpus unless asked (--web)."""
+        """Whether 'auto' searches the web: not offline, not switched off, and beside a corpus only when asked
+        (--web, or a SearXNG instance given)."""
         if self.offline or self.web is False:
             return False
-        return bool(self.web) or not self.corpus
+        return bool(self.web) or bool(self.searxng_url) or not self.corpus
 
     def resolved_backends(self) -> list[str]:
-        """Expand 'auto' into the concrete fallback chain: the corpus if given, else the web; then builtin.
+        """Expand 'auto' into the concrete fallback chain: the corpus if given, the web when wanted; then builtin.
 
-        An explicit 'web' stays in the chain even when offline, so that building it fails with a clear message
-        instead of a run quietly searching something else.
+        With a SearXNG instance set, 'searxng' goes before every 'web' (ddgs is its fallback). An explicit 'web'
+        stays in the chain even when offline, so that building it fails with a clear message instead of a run
+        quietly searching something else.
         """
         chain: list[str] = []
         for name in self.backends:
             if name != "auto":
-                chain.append(name)
+                chain += ["searxng", name] if name == "web" and self.searxng_url else [name]
                 continue
             if self.corpus:
                 chain.append("corpus")
             if self.wants_web:
-                chain.append("web")
+                chain += ["searxng", "web"] if self.searxng_url else ["web"]
             chain.append("builtin")
         return list(dict.fromkeys(chain))
 
+    def search_sides(self, chain: list[str]) -> list[list[str]]:
+        """The fallback chains one query runs, each on its own: the corpus and the web side by side in local + web
+        mode ('auto' with a corpus and the web wanted: a user researching a folder and the web wants both every
+        round), else ``chain`` alone. An explicit ``backends`` list stays what it says, a fallback chain.
+
+        The built-in documentation stays the last fallback of the web side; offline has no web side at all.
+        """
+        web_side = [name for name in chain if name != "corpus"]
+        local_and_web = "auto" in self.backends and bool(self.corpus) and self.wants_web
+        if not local_and_web or "corpus" not in chain or not any(name in WEB_BACKENDS for name in web_side):
+            return [chain] if chain else []
+        return [["corpus"], web_side]
+
 
 # URL settings that may carry a password (user:password@host): shown masked wherever settings leave the run
-URL_SETTINGS = ("store_url", "ollama_base_url")
+URL_SETTINGS = ("store_url", "ollama_base_url", "searxng_url")
 
 
 def redacted(url: str) -> str:

@@ -14,7 +14,8 @@
   the body is read (HTML, XHTML and plain text only).
 - **Never raises.** An unknown or hostile ``charset`` falls back to detection; every failure is a ``FetchedPage``
   with an outcome and an error.
-- **Readable text.** Hidden elements are dropped first (``tools.html_text.drop_hidden``); trafilatura then extracts
+- **Readable text.** Hidden elements are dropped first (``tools.html_text.drop_hidden``), then the page chrome
+  (menus, cookie banners, breadcrumbs, footers: ``drop_chrome``); trafilatura then extracts
   the main text (boilerplate, menus and footers dropped); when it finds nothing, the stdlib extractor gives the
   visible text. When trafilatura cannot be imported, that is said once in the log and on every page read without it
   (``extraction_degraded``). Text shorter than ``min_source_chars`` is ``thin``: a 404 page, a paywall or a
@@ -45,7 +46,7 @@ import httpcore
 import httpx
 
 from satiate.state.settings import Settings, setting_default
-from satiate.tools.html_text import drop_hidden, html_to_text
+from satiate.tools.html_text import drop_chrome, drop_hidden, html_to_text
 
 try:  # optional: zstd is accepted only when it can be decoded in bounded steps
     import zstandard
@@ -487,6 +488,10 @@ def extract_page(body: str, content_type: str) -> Extraction:
         return Extraction("", body.strip(), "plain")
     visible = drop_hidden(body)
     fallback_title, fallback_text = html_to_text(visible)
+    article = drop_chrome(visible)
+    _, article_text = html_to_text(article)
+    if article_text:  # a page that is all chrome (a link list) keeps it: the extractor decides what is main text
+        visible, fallback_text = article, article_text
     trafilatura, note = _load_trafilatura()
     document = None
     if trafilatura is not None:

@@ -1,4 +1,5 @@
-"""The text a reader of an HTML page actually sees: hidden elements dropped, then the visible text.
+"""The text a reader of an HTML page actually sees: hidden elements dropped, then the visible text; and the page
+without its chrome (menus, cookie banners, breadcrumbs, footers) for the main-text extractor (``drop_chrome``).
 
 A page can carry text no browser shows (``display:none``, ``visibility:hidden``, ``font-size:0``, the ``hidden``
 attribute, ``aria-hidden="true"``, ``<template>``, ``<noscript>``, a closed ``<dialog>``). Such text is where a page
@@ -87,6 +88,55 @@ def drop_hidden(html: str) -> str:
         return ""
     for element in hidden:
         if element.getparent() is not None:  # already gone when an ancestor was dropped first (document order)
+            element.drop_tree()
+    return lxml.html.tostring(root, encoding="unicode", method="html")
+
+
+# Page chrome: what a site puts around every article (menus, banners, footers), never the article itself.
+CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
+CONTENT_TAGS = frozenset({"article", "main"})
+_CHROME_NAME = re.compile(r"(^|[-_\s])(cookies?|consent|gdpr|breadcrumbs?|skip-?links?|skip-?to-?content)([-_\s]|$)",
+                          re.IGNORECASE)
+_SKIP_LINK = re.compile(r"^\s*skip\b", re.IGNORECASE)
+
+
+def chrome_reason(element: lxml.html.HtmlElement) -> str | None:
+    """Why an element is page chrome rather than content, or None.
+
+    A landmark tag or role (``<nav>``, ``<footer>``, ``<aside>``, a page-level ``<header>``, ``role="navigation"``),
+    a cookie or consent banner or a breadcrumb trail (named so in its class or id), or a "Skip to content" link. A
+    ``<header>`` inside an article is the article's own heading, so it stays.
+    """
+    tag = element.tag.lower() if isinstance(element.tag, str) else ""
+    if tag in CHROME_TAGS:
+        return f"<{tag}>"
+    if tag == "header" and not any(a.tag in CONTENT_TAGS for a in element.iterancestors() if isinstance(a.tag, str)):
+        return "a page-level <header>"
+    role = (element.get("role") or "").strip().lower()
+    if role in CHROME_ROLES:
+        return f'role="{role}"'
+    names = f"{element.get('class') or ''} {element.get('id') or ''} {element.get('aria-label') or ''}"
+    if tag not in ("html", "body", "main", "article") and _CHROME_NAME.search(names):
+        return "a cookie banner or breadcrumb trail"
+    if tag == "a" and (element.get("href") or "").startswith("#") and _SKIP_LINK.match(element.text_content()):
+        return "a skip link"
+    return None
+
+
+def drop_chrome(html: str) -> str:
+    """The page without its chrome (see ``chrome_reason``), for the main-text extractor: on a short article an
+    extractor tuned for recall keeps menus and banners as text. The page itself when it has no chrome."""
+    cleaned = _XML_DECLARATION.sub("", _CONTROL_CHARACTERS.sub("", html), count=1)
+    try:
+        root = lxml.html.document_fromstring(cleaned)
+    except (lxml.etree.ParserError, ValueError):
+        return html
+    chrome = [element for element in root.iter() if isinstance(element.tag, str) and chrome_reason(element)]
+    if not chrome:
+        return html
+    for element in chrome:
+        if element.getparent() is not None:
             element.drop_tree()
     return lxml.html.tostring(root, encoding="unicode", method="html")
 

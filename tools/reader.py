@@ -4,16 +4,20 @@ Reading a page is the expensive step (seconds each, and it dilutes the context),
 
 - a hit whose snippet overlaps the knowledge state more than ``enrich_max_overlap`` is skipped (we know it already),
   and the skip is reported with its overlap;
-- at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, in result
-  order; a fetch that yields no readable page does not use up a read.
+- at most ``url_enrich_count`` pages are *read* per round, trying at most ``enrich_max_fetches`` fetches, best
+  ranks first across the round's queries; a fetch that yields no readable page does not use up a read.
 
 The gate compares snippets with the knowledge state *before* this round is folded in: folding first and then
 gating would make every snippet of the round overlap itself. The page store (TTL = ``cache_ttl_s``) means a page is
 fetched at most once within the TTL, by any run or worker sharing the store.
 
-What a hit yields: its page text (``read_kind="page"``) when read; nothing when its page was fetched and found
-unreadable (404, binary, thin: not a source, design §6); its snippet (``"snippet"``) when the page was not read
-(gated out, over budget, or unreachable) and the snippet alone has ``min_source_chars`` of text.
+A page under ``min_source_chars`` (``thin``) is most often a 404 page, a paywall or a script shell; but when its
+text holds the hit's snippet it is what the engine found, only short (a stub article, a one-paragraph entry), and it
+is read (``short_page_snippet_cover``).
+
+What a hit yields: its page text (``read_kind="page"``) when the page was read, else nothing. Hits are leads and
+pages are sources: a snippet is a search engine's excerpt, cut mid-sentence and out of context, so it never backs a
+claim on its own, however long. A hit gated out stays on record as seen (its snippet still feeds novelty).
 """
 
 from __future__ import annotations
@@ -21,14 +25,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from satiate.state.records import Hit
 from satiate.state.settings import Settings
 from satiate.tools.fetch import FetchedPage, PageFetcher
 from satiate.tools.store import Store, StoredPage
-from satiate.tools.text import snippet_overlap
+from satiate.tools.text import snippet_overlap, words
 
 UNREADABLE = frozenset({"thin", "http_error", "unsupported"})  # the page answered: there is nothing to read
 
@@ -46,7 +50,7 @@ class EnrichmentSkip:
 @dataclass(frozen=True)
 class SourceText:
     text: str
-    read_kind: Literal["page", "snippet"]
+    read_kind: Literal["page"]
     title: str = ""
 
 
@@ -60,6 +64,7 @@ class ReadingReport:
 
     def counters(self) -> dict[str, int]:
         counts = {
+            "pages_fetched": sum(not p.from_store and p.outcome != "refused" for p in self.pages),  # asked of a host
             "pages_read": sum(p.readable for p in self.pages),
             "pages_from_store": sum(p.from_store for p in self.pages),
             "pages_unreadable": sum(p.outcome in UNREADABLE for p in self.pages),
@@ -89,6 +94,16 @@ def gate_by_overlap(hits: Sequence[Hit], knowledge_state: str, max_overlap: floa
         else:
             candidates.append((hit, overlap))
     return candidates, skips
+
+
+def vouched_short_page(hit: Hit, page: FetchedPage, settings: Settings) -> FetchedPage:
+    """``page``, read after all when it is thin but holds its hit's snippet (a short page, not a 404 or a paywall)."""
+    snippet_words = set(words(hit["body"]))
+    if page.outcome != "thin" or len(snippet_words) < settings.short_page_min_snippet_words:
+        return page
+    if snippet_overlap(hit["body"], page.text) < settings.short_page_snippet_cover:
+        return page
+    return replace(page, outcome="read", error=None)
 
 
 class PageReader:
@@ -131,9 +146,15 @@ class PageReader:
 
 
 def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings, reader: PageReader) -> ReadingReport:
-    """Gate, read (in parallel batches, in result order) and turn each hit into source text or nothing."""
+    """Gate, read (in parallel batches, best ranks first) and turn each hit into its page's text, or nothing.
+
+    The round's hits come query after query; they are read by rank across the queries (every query's first hit,
+    then every second one...), so the budget is not spent on the first query's results alone: each query of a
+    round (the question, a name, a breadcrumb) is a different lead.
+    """
     report = ReadingReport()
-    candidates, report.skips = gate_by_overlap(hits, knowledge_state, settings.enrich_max_overlap)
+    by_rank = sorted(hits, key=lambda hit: hit["rank"])  # stable: a query's order, and the queries' order
+    candidates, report.skips = gate_by_overlap(by_rank, knowledge_state, settings.enrich_max_overlap)
     pages: dict[str, FetchedPage] = {}
     reads = tried = position = 0
     while position < len(candidates):
@@ -146,6 +167,7 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
         with ThreadPoolExecutor(max_workers=len(batch), thread_name_prefix="satiate-read") as pool:
             fetched = list(pool.map(lambda item: reader.read(item[0]["url"], item[0]["key"]), batch))
         for (hit, _), page in zip(batch, fetched):
+            page = vouched_short_page(hit, page, settings)
             pages[hit["key"]] = page
             report.pages.append(page)
             reads += page.readable
@@ -155,8 +177,4 @@ def read_web_hits(hits: Sequence[Hit], knowledge_state: str, settings: Settings,
         read = pages.get(hit["key"])
         if read is not None and read.readable:
             report.texts[hit["key"]] = SourceText(read.text, "page", read.title)
-        elif read is not None and read.outcome in UNREADABLE:
-            continue  # looked and found nothing readable: not a source, whatever the snippet says
-        elif len(hit["body"]) >= settings.min_source_chars:
-            report.texts[hit["key"]] = SourceText(hit["body"], "snippet")
     return report

@@ -161,9 +161,19 @@ def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_
                        body="Another trial found mixed results in retail firms over two years. " * 5),
             ]
 
+    class PagesAsFound:
+        """The page behind each hit, as a fetch would give it: a snippet alone is never a source."""
+
+        def read(self, url, key):
+            from satiate.tools.fetch import FetchedPage
+
+            return FetchedPage(url, "read", final_url=url, status=200, content_type="text/html",
+                               text=f"{study} Full article at {url}.")
+
     service = SearchService({"web": StudyRoutes()}, retry_attempts=1)
-    deps = Dependencies(engine_for=lambda s: deterministic_engine(), search_for=lambda s: service)
+    deps = Dependencies(engine_for=lambda s: deterministic_engine(), search_for=lambda s: service,
+                        reader_for=lambda s: PagesAsFound())
     out = build_graph(deps).invoke({"question": "Does a four-day week keep output?", "settings": {
-        "backends": ["web"], "seed": 1, "url_enrich_count": 0, "max_cycles": 1}})
+        "backends": ["web"], "seed": 1, "url_enrich_count": 4, "enrich_max_overlap": 1.0, "max_cycles": 1}})
     keys = [s["url"] for s in out["result"]["sources"]]
     assert len(keys) == 2, keys

@@ -106,18 +106,17 @@ def web_result(slug: str, body: str) -> dict:
     return {"title": slug, "text": body, "url": url, "key": canonical_key(url)}
 
 
-def test_a_web_hit_without_a_readable_page_is_a_source_only_when_its_snippet_is_long_enough(compress):
+def test_a_web_hit_whose_page_was_not_read_is_no_source_however_long_its_snippet(compress):
     long_body = "The Lumen kettle is made by Harbor Works, a small appliance maker based in Bristol. " * 3
     hits = [web_result("long", long_body), web_result("thin", "Lumen kettle: buy now.")]
 
     def web_round(settings):
         return [search_record(settings, hits, search_round=2, backend="web")]
 
-    # no page is fetched (url_enrich_count 0): what the search returned is all there is to read
+    # no page is fetched (url_enrich_count 0): the hits are leads, and a lead alone backs no claim
     update, _ = compress(web_round, url_enrich_count=0, min_source_chars=100, backends=["web"], offline=False)
-    [source] = update["sources"].values()
-    assert (source["url"], source["read_kind"], source["backend"]) == ("https://kettles.example/long", "snippet", "web")
-    assert update["counters"]["thin_hits_skipped"] == 1
+    assert update["sources"] == {}
+    assert update["counters"]["thin_hits_skipped"] == 2
 
 
 INJECTED = {"doc_id": "injected", "title": "Kettle forum",

@@ -67,16 +67,16 @@ def test_gate_skips_snippets_that_overlap_the_knowledge_state_more_than_the_limi
     assert len(at_limit) == 1  # "more than" the limit is skipped; at the limit is read
 
 
-def test_pages_are_read_up_to_the_count_in_result_order_and_the_rest_keep_their_snippets(site, reader):
+def test_pages_are_read_up_to_the_count_in_result_order_and_a_snippet_alone_is_never_a_source(site, reader):
     hits = [hit(site.url(f"/article/r{n}"), LONG_SNIPPET if n == 3 else "short", n) for n in range(4)]
     report = read_web_hits(hits, "", settings(url_enrich_count=2), reader)
     assert [p.url for p in report.pages] == [hits[0]["url"], hits[1]["url"]]
     assert [report.texts[h["key"]].read_kind for h in hits[:2]] == ["page", "page"]
     assert "r0 study measured" in report.texts[hits[0]["key"]].text
-    assert hits[2]["key"] not in report.texts  # not read, and its snippet is too short to be a source
-    assert report.texts[hits[3]["key"]].read_kind == "snippet"
+    # not read (over the round's budget): a lead only, even with a snippet longer than min_source_chars
+    assert hits[2]["key"] not in report.texts and hits[3]["key"] not in report.texts
     assert [(s.url, s.reason) for s in report.skips] == [(hits[2]["url"], "budget"), (hits[3]["url"], "budget")]
-    assert report.counters() == {"pages_read": 2, "enrich_skipped_budget": 2}
+    assert report.counters() == {"pages_fetched": 2, "pages_read": 2, "enrich_skipped_budget": 2}
 
 
 def test_unreadable_pages_do_not_use_up_the_budget_and_are_not_sources(site, reader):
@@ -86,7 +86,7 @@ def test_unreadable_pages_do_not_use_up_the_budget_and_are_not_sources(site, rea
     assert [p.outcome for p in report.pages] == ["http_error", "thin", "read", "read"]
     # a 404 or a thin page is not a source, even with a long snippet: we looked and found nothing to read
     assert set(report.texts) == {hits[2]["key"], hits[3]["key"]}
-    assert report.counters() == {"pages_read": 2, "pages_unreadable": 2}
+    assert report.counters() == {"pages_fetched": 4, "pages_read": 2, "pages_unreadable": 2}
 
 
 def test_fetch_attempts_are_capped_so_dead_links_cannot_stall_a_round(site, reader):
@@ -131,3 +131,28 @@ def test_the_store_is_shared_by_readers_of_different_workers(site, store):
         read_web_hits([hit(url)], "", settings(), PageReader(fetcher, store, DAY, clock=Clock()))
         fetcher.close()
     assert site.hits["/article/shared"] == 1
+
+
+STUB = "Cardle Green is a village on the river Tansy, known for its lantern fair held each October since 1850."
+
+
+def test_a_short_page_showing_its_snippet_is_read_and_a_short_page_without_it_is_not(site, reader):
+    site.add("/stub", f"<html><body><nav><a href='/'>Home</a></nav><p>{STUB}</p></body></html>")
+    site.add("/soft-404", "<html><body><p>Sorry, this page has moved. Try the search box.</p></body></html>")
+    short = hit(site.url("/stub"), STUB[:80] + " …")
+    gone = hit(site.url("/soft-404"), STUB[:80] + " …")
+    few_words = hit(site.url("/stub"), "Cardle Green village")  # too few words to vouch for any page
+    report = read_web_hits([short, gone], "", settings(url_enrich_count=2, min_source_chars=200), reader)
+    assert [p.outcome for p in report.pages] == ["read", "thin"]
+    assert set(report.texts) == {short["key"]} and "lantern fair" in report.texts[short["key"]].text
+    assert report.counters()["pages_unreadable"] == 1
+    alone = read_web_hits([few_words], "", settings(min_source_chars=200), reader)
+    assert alone.texts == {} and [p.outcome for p in alone.pages] == ["thin"]
+
+
+def test_a_rounds_queries_each_get_their_best_hit_read_before_any_second_one(site, reader):
+    first_query = [hit(site.url(f"/article/a{n}"), rank=n) for n in (1, 2, 3)]
+    second_query = [hit(site.url(f"/article/b{n}"), rank=n) for n in (1, 2)]
+    report = read_web_hits(first_query + second_query, "", settings(url_enrich_count=2), reader)
+    assert [p.url for p in report.pages] == [first_query[0]["url"], second_query[0]["url"]]
+    assert [s.url for s in report.skips] == [first_query[1]["url"], second_query[1]["url"], first_query[2]["url"]]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from satiate.state.records import SearchOutcome, search_failed
-from satiate.state.settings import Settings, SettingsError, setting_default
+from satiate.state.settings import WEB_BACKENDS, Settings, SettingsError, setting_default
 from satiate.tools.search.base import RawHit, SearchBackend, SearchFailure
 
 if TYPE_CHECKING:
@@ -186,11 +186,17 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
         builtin = BuiltinCorpusBackend(data_dir)
         builtin.cacheable = False  # type: ignore[attr-defined]
         return builtin
+    if name in WEB_BACKENDS and settings.offline:
+        raise SettingsError(f"backend {name!r} searches the internet, but offline is set: drop {name!r} from "
+                            "backends, or unset offline (--no-offline, SATIATE_OFFLINE)")
     if name == "web":
         from satiate.tools.search.web import WebBackend
 
-        if settings.offline:
-            raise SettingsError("backend 'web' searches the internet, but offline is set: drop 'web' from backends, "
-                                "or unset offline (--no-offline, SATIATE_OFFLINE)")
         return WebBackend(settings)
+    if name == "searxng":
+        from satiate.tools.search.searxng import SearxngBackend
+
+        if not settings.searxng_url:
+            raise SettingsError("backend 'searxng' needs the instance's URL: --searxng-url URL (SATIATE_SEARXNG_URL)")
+        return SearxngBackend(settings)
     raise ValueError(f"unknown backend {name!r}")
