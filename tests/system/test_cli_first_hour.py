@@ -300,7 +300,7 @@ def test_auto_without_a_server_falls_back_and_says_so(capsys, sample_corpus, mod
 
 def test_a_model_that_answered_at_the_start_still_falls_back_per_call(capsys, sample_corpus, model_caches,
                                                                       monkeypatch):
-    import satiate.graph.cli as cli
+    import satiate.graph.cli.run as cli
 
     stub = OllamaStub().start()
     checked = cli._preflight
@@ -397,7 +397,7 @@ def test_prune_deletes_runs_whose_last_step_is_older(capsys, corpus, monkeypatch
     import types
     from datetime import datetime
 
-    import satiate.graph.cli as cli
+    import satiate.graph.cli.runs as cli
 
     research(capsys, corpus, "old", "--json")
     research(capsys, corpus, "new", "--json")
