@@ -32,12 +32,13 @@ def _when(stamp: float | None) -> str:
 def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
     from rich.table import Table
 
-    from satiate.graph.deps import store_for
     from satiate.state.settings import resolve_settings
-    from satiate.tools.store import TABLES
+    from satiate.tools.store import TABLES, Store, store_url_for
 
     settings = resolve_settings(overrides_from(args))
-    store = store_for(settings)
+    # A store of the command's own, not the process's shared one (graph.deps): that module loads every engine and
+    # LangGraph, seconds of start-up a look at the cache does not need. Closed below.
+    store = Store(store_url_for(settings))
     tables = tuple(TABLES) if args.table == "all" else (args.table,)
     now = time.time()
     try:
@@ -61,5 +62,5 @@ def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
             deleted = store.clear(tables)
             out.print("cleared " + ", ".join(f"{n} {name} rows" for name, n in deleted.items()), highlight=False)
     finally:
-        store.dispose()  # the command's connections closed; the store opens new ones if asked again
+        store.dispose()  # the command's connections closed
     return 0

@@ -101,6 +101,14 @@ def test_the_cli_parses_and_rejects_arguments_without_loading_langgraph(code):
     assert not loaded & {"langgraph", "langchain_core", "langchain_community", "langsmith", "sqlalchemy"}
 
 
+def test_a_look_at_the_cache_loads_neither_langgraph_nor_the_engines(capsys):
+    code, out, err = run_cli(capsys, "cache", "stats")  # the store the cache command opens is a working one
+    assert code == 0 and "search" in out, err
+    loaded = loaded_after("from satiate.graph.cli import main\nmain(['cache', 'stats'])")
+    assert "sqlalchemy" in loaded  # it did open the store
+    assert not loaded & {"langgraph", "langchain_core", "langsmith"}
+
+
 # --- small things -----------------------------------------------------------------------------------------------------
 def test_a_plot_target_ending_in_a_slash_is_a_folder_made_for_it(tmp_path: Path):
     assert plot_path(f"{tmp_path / 'plots'}/", "marrowfield.png") == tmp_path / "plots" / "marrowfield.png"
