@@ -4,4 +4,5 @@ import sys
 
 from satiate.graph.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (a tool walking the package), it runs nothing
+    sys.exit(main())
