@@ -12,12 +12,14 @@ import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import argparse
 
     from rich.console import Console
+
+    from satiate.state.schema import ResearchState
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 OUTPUT_SUFFIXES = {".md": "report", ".json": "result"}
@@ -86,7 +88,7 @@ def result_of(state_values: dict[str, Any], thread_id: str) -> Any:
             return ResearchResult.model_validate({**state_values["result"], "thread_id": thread_id})
         except ValidationError:  # a result stored by an older satiate: built again from the state
             pass
-    return build_result(state_values, thread_id, store_for)
+    return build_result(cast("ResearchState", state_values), thread_id, store_for)  # a snapshot's values: the state
 
 
 def print_result(state_values: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
