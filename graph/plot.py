@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -12,11 +13,13 @@ TITLE_MAX_LINES = 3  # a 4000-character question must not push the curves off th
 DEFAULT_PLOT_NAME = "convergence.png"
 
 
-def plot_path(target: Path, name: str = DEFAULT_PLOT_NAME) -> Path:
-    """Where ``--plot TARGET`` writes: into TARGET as ``name`` when it is a folder, else TARGET itself (``.png``
-    added when it has no suffix, as matplotlib would do silently)."""
+def plot_path(target: Path | str, name: str = DEFAULT_PLOT_NAME) -> Path:
+    """Where ``--plot TARGET`` writes: into TARGET as ``name`` when it is a folder, or names one with a trailing
+    slash (``plots/``, made if missing), else TARGET itself (``.png`` added when it has no suffix, as matplotlib
+    would do silently)."""
+    names_a_folder = str(target).endswith(("/", os.sep))  # Path() drops the slash: look at the text first
     target = Path(target).expanduser()
-    if target.is_dir():
+    if names_a_folder or target.is_dir():
         return target / name
     if not target.suffix:
         return target.with_name(target.name + ".png")
@@ -72,7 +75,7 @@ def convergence_figure(rounds: list[dict], title: str = "") -> Any:
     return figure
 
 
-def plot_rounds(rounds: list[dict], path: Path, title: str = "", name: str = DEFAULT_PLOT_NAME) -> Path:
+def plot_rounds(rounds: list[dict], path: Path | str, title: str = "", name: str = DEFAULT_PLOT_NAME) -> Path:
     """Write the plot (needs matplotlib: ``pip install 'satiate[plot]'``) and return the file actually written:
     ``path/name`` when ``path`` is a folder."""
     target = plot_path(path, name)

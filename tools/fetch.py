@@ -460,7 +460,7 @@ def _load_trafilatura() -> tuple[ModuleType | None, str | None]:
         detail = " ".join(str(exc).split())[:200]
         notice = f"page extraction degraded: trafilatura unavailable ({type(exc).__name__}: {detail})"
         logger.warning("%s. Pages are read with the simple extractor: menus and footers stay in the text. "
-                       "Fix: pip install 'lxml[html_clean]' (or reinstall satiate).", notice)
+                       "Fix: pip install lxml_html_clean (or reinstall satiate).", notice)
         return None, notice
     return trafilatura, None
 

@@ -52,8 +52,8 @@ def test_every_subcommand_help_exits_0(capsys, command, flag):
 def test_run_help_shows_a_percent_sign_from_a_setting_description(capsys, monkeypatch):
     from satiate.state.settings import Settings
 
-    field = Settings.model_fields["max_claims"]  # any description may say "40 % fewer" or "100%"
-    monkeypatch.setattr(field, "description", "Claims at most (40 % fewer than before, 100% grounded).")
+    field = Settings.model_fields["max_search_rounds"]  # any description may say "40 % fewer" or "100%"
+    monkeypatch.setattr(field, "description", "Rounds at most (40 % fewer than before, 100% grounded).")
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     assert "40 % fewer than before, 100% grounded" in " ".join(capsys.readouterr().out.split())
@@ -198,7 +198,8 @@ def test_output_with_another_suffix_is_a_usage_error(capsys, argv):
     assert err.startswith("satiate: --output") and len(err.strip().splitlines()) == 1
 
 
-def test_no_escape_sequence_from_the_corpus_or_question_reaches_the_terminal(capsys, write_jsonl, monkeypatch):
+def test_no_escape_sequence_from_the_corpus_or_question_reaches_the_terminal(capsys, write_jsonl, monkeypatch,
+                                                                             tmp_path):
     poisoned = [dict(p) for p in PASSAGES]
     poisoned[0]["title"] = f"Lumen kettle{RETITLE_WINDOW}"
     poisoned[0]["text"] = poisoned[0]["text"].replace("Harbor Works", f"Harbor Works{CLEAR_SCREEN}", 1)
@@ -212,8 +213,11 @@ def test_no_escape_sequence_from_the_corpus_or_question_reaches_the_terminal(cap
     for printed in (out, err):
         assert CLEAR_SCREEN not in printed and "\x1b]" not in printed and "\x07" not in printed
     monkeypatch.delenv("TTY_COMPATIBLE")
-    code, piped, _ = run_cli(capsys, "show", "poisoned")  # a file or a pipe gets the text as stored
-    assert code == 0 and RETITLE_WINDOW in piped
+    code, piped, _ = run_cli(capsys, "show", "poisoned")  # a pipe may end on a terminal too: stripped as well
+    assert code == 0 and "Lumen kettle" in piped and "\x1b" not in piped and "\x07" not in piped
+    report = tmp_path / "poisoned.md"
+    code, _, _ = run_cli(capsys, "show", "poisoned", "--output", str(report))  # a file keeps the text as stored
+    assert code == 0 and RETITLE_WINDOW in report.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("raw", "clean"), [
@@ -300,7 +304,7 @@ def test_auto_without_a_server_falls_back_and_says_so(capsys, sample_corpus, mod
 
 def test_a_model_that_answered_at_the_start_still_falls_back_per_call(capsys, sample_corpus, model_caches,
                                                                       monkeypatch):
-    import satiate.graph.cli as cli
+    import satiate.graph.cli.run as cli
 
     stub = OllamaStub().start()
     checked = cli._preflight
@@ -397,7 +401,7 @@ def test_prune_deletes_runs_whose_last_step_is_older(capsys, corpus, monkeypatch
     import types
     from datetime import datetime
 
-    import satiate.graph.cli as cli
+    import satiate.graph.cli.runs as cli
 
     research(capsys, corpus, "old", "--json")
     research(capsys, corpus, "new", "--json")

@@ -48,6 +48,9 @@ def text_of(cell) -> str:
 def test_walkthrough_notebook_executes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUPYTER_PATH", str(current_interpreter_kernel(tmp_path / "jupyter")))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    temp_dir = tmp_path / "temp"  # the kernel's temporary directory: the notebook must leave nothing in it
+    temp_dir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp_dir))
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     assert not any(outputs_of(cell) for cell in notebook.cells if cell.cell_type == "code"), \
         "commit the notebook without outputs"
@@ -65,3 +68,4 @@ def test_walkthrough_notebook_executes(tmp_path: Path, monkeypatch: pytest.Monke
     images = [output for cell in code_cells for output in outputs_of(cell) if "image/png" in output.get("data", {})]
     assert images, "the convergence plot was not drawn"
     assert "[bold]" not in everything  # progress lines were rendered, not printed as markup
+    assert not list(temp_dir.glob("satiate-walkthrough-*")), "the notebook left its data folder behind"

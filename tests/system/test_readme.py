@@ -1,8 +1,8 @@
-"""The README stays true: its first two commands are the ones CI and a new user run, its settings table lists
-every setting with its real default and description, and its state channel table lists every channel of the graph
-state with its reducer.
+"""The README stays a true front door: short, its first screen giving the Python version, the venv and the two
+commands CI and a new reader run. The manual under docs/ stays true too: docs/settings.md lists every setting with
+its real default and description, docs/state.md every channel of the graph state with its reducer.
 
-Run ``python tests/system/test_readme.py`` to print the settings table after changing a setting.
+After changing a setting, regenerate the settings tables with ``satiate settings --markdown`` (see docs/settings.md).
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from satiate.state.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+SETTINGS_PAGE = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+STATE_PAGE = (ROOT / "docs" / "state.md").read_text(encoding="utf-8")
+README_MAX_CHARS = 16_000
+FIRST_SCREEN_LINES = 30
 
 
 def default_text(name: str) -> str:
@@ -36,20 +40,31 @@ def settings_rows() -> list[str]:
 
 
 def test_the_first_screen_gives_the_two_commands_that_work_on_a_fresh_machine() -> None:
-    first_block = re.search(r"```bash\n(.*?)```", README, flags=re.S)
+    first_screen = "\n".join(README.splitlines()[:FIRST_SCREEN_LINES])
+    assert "Python 3.11+" in first_screen
+    first_block = re.search(r"```bash\n(.*?)```", first_screen, flags=re.S)
     assert first_block is not None
-    run_line, test_line = first_block.group(1).strip().splitlines()
+    venv_line, run_line, test_line = first_block.group(1).strip().splitlines()
+    assert venv_line == "python3 -m venv .venv && . .venv/bin/activate"
     # the research command needs no test extras; it runs on the embedded default, offline
     assert run_line.startswith("pip install -e . && satiate run ") and run_line.endswith("--offline")
     assert test_line == 'pip install -e ".[test]" && python -m pytest -q'
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert 'pip install -q -e ".[test]"' in ci and "python -m pytest -q" in ci
+    assert "README.md" in ci and "pip install --upgrade" not in ci and "pip install -U" not in ci
 
 
-def test_the_settings_table_lists_every_setting_as_it_is() -> None:
-    missing = [row for row in settings_rows() if row not in README]
-    assert not missing, ("README settings table is out of date; regenerate with "
-                         "python tests/system/test_readme.py:\n" + "\n".join(missing))
+def test_the_readme_is_a_front_door_not_the_manual() -> None:
+    assert len(README) <= README_MAX_CHARS
+    assert "| `max_claims` |" not in README and "| `search_results` |" not in README  # the tables live in docs/
+
+
+def test_the_settings_page_lists_every_setting_as_it_is() -> None:
+    from satiate.graph.cli.settings import markdown_tables
+
+    missing = [row for row in settings_rows() if row not in SETTINGS_PAGE]
+    assert not missing, ("docs/settings.md is out of date; regenerate its tables with "
+                         "satiate settings --markdown:\n" + "\n".join(missing))
+    assert markdown_tables().strip() in SETTINGS_PAGE  # the grouped tables as the command prints them
 
 
 def reducer_label(annotation: object) -> str:
@@ -65,9 +80,8 @@ def reducer_label(annotation: object) -> str:
 
 
 def channel_table() -> dict[str, list[str]]:
-    """The README's state channel table: channel name -> its other cells."""
-    section = README.split("\n## State channels\n", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    """docs/state.md's channel table: channel name -> its other cells."""
+    rows = [line for line in STATE_PAGE.splitlines() if line.startswith("| `")]
     cells = [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows]
     return {row[0].strip("`"): row[1:] for row in cells}
 
@@ -79,12 +93,8 @@ def test_the_channel_table_lists_exactly_the_state_channels_with_their_reducers(
 
     hints = get_type_hints(ResearchState, include_extras=True)
     table = channel_table()
-    assert list(table) == list(hints), "README channel table and ResearchState disagree (names or order)"
+    assert list(table) == list(hints), "docs/state.md and ResearchState disagree (names or order)"
     wrong = {name: (cells[0], reducer_label(hints[name])) for name, cells in table.items()
              if cells[0] != reducer_label(hints[name])}
-    assert not wrong, f"README channel table names the wrong reducer: {wrong}"
+    assert not wrong, f"docs/state.md names the wrong reducer: {wrong}"
     assert all(len(cells) == 3 and all(cells) for cells in table.values()), "every channel says who writes and reads it"
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print("\n".join(settings_rows()))

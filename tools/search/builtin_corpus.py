@@ -429,9 +429,23 @@ class BuiltinCorpusBackend:
     def __init__(self, data_dir: Path) -> None:
         self.index = FtsIndex(builtin_index_path(data_dir))
         python_docs = f"{sys.version} format {CORPUS_FORMAT}"
+        said: list[bool] = []
+
+        def announced(loader: Any) -> Any:
+            """The loader, saying first (once) that the seconds-long index of Python's docs is being built: the
+            first run on a machine would otherwise sit silent. An index already built calls no loader."""
+            def load() -> Iterator[Passage]:
+                if not said:
+                    said.append(True)
+                    print(f"indexing the built-in corpus (Python {PYTHON_VERSION}'s documentation, once; a few "
+                          f"seconds) into {builtin_index_path(data_dir)}", file=sys.stderr, flush=True)
+                yield from loader()
+
+            return load
+
         units: Units = {
-            "pydoc-topics": (python_docs, pydoc_topics),
-            "stdlib": (python_docs, stdlib_passages),
+            "pydoc-topics": (python_docs, announced(pydoc_topics)),
+            "stdlib": (python_docs, announced(stdlib_passages)),
         }
         for name, distribution in distributions().items():
             version_text = f"{_metadata(distribution).get('Version') or '?'} format {CORPUS_FORMAT}"

@@ -166,8 +166,8 @@ class LocalCorpusBackend:
         ledger.update(self._skipped, signatures)
         # What the CLI should print about this corpus (malformed JSONL lines skipped, per file).
         self.notices: list[str] = ledger.notices(signatures)
-        for notice in self.notices:
-            logger.warning("corpus %s: %s", self.root, notice)
+        for notice in self.notices:  # info, not warning: the CLI prints `notices`, a warning would say it twice
+            logger.info("corpus %s: %s", self.root, notice)
         if self.index.count() == 0:
             detail = f" ({'; '.join(self.notices)})" if self.notices else ""
             raise CorpusError(f"corpus has no readable .md/.txt/.html/.jsonl text: {self.root}{detail}")

@@ -6,29 +6,18 @@
 
 from __future__ import annotations
 
-import argparse
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from satiate.graph.cli.options import overrides_from
+
 if TYPE_CHECKING:  # imported when the command runs, so `satiate --help` starts fast
+    import argparse
+
     from rich.console import Console
 
 TABLE_CHOICES = ("search", "pages", "all")
-
-
-def add_cache_parser(commands: argparse._SubParsersAction) -> None:
-    """Add the ``cache`` subcommand to the ``satiate`` parser."""
-    cache = commands.add_parser("cache", help="show, prune or clear the search cache and page store")
-    cache.add_argument("action", choices=("stats", "clear", "prune"),
-                       help="stats: what is stored; prune: delete expired rows; clear: delete all rows")
-    cache.add_argument("--table", choices=TABLE_CHOICES, default="all", help="which table (default: all)")
-    cache.add_argument("--data-dir", dest="setting_data_dir", default=None, help="where satiate keeps its data")
-    cache.add_argument("--store-url", dest="setting_store_url", default=None,
-                       help="SQLAlchemy URL of the store (default: store.sqlite in the data directory)")
-    cache.add_argument("--cache-ttl-s", dest="setting_cache_ttl_s", type=float, default=None,
-                       help="time-to-live in seconds deciding fresh vs expired (default: the cache_ttl_s setting)")
-    cache.set_defaults(handler=command_cache)
 
 
 def _when(stamp: float | None) -> str:
@@ -43,14 +32,13 @@ def _when(stamp: float | None) -> str:
 def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
     from rich.table import Table
 
-    from satiate.graph.deps import store_for
     from satiate.state.settings import resolve_settings
-    from satiate.tools.store import TABLES
+    from satiate.tools.store import TABLES, Store, store_url_for
 
-    overrides = {key.removeprefix("setting_"): value for key, value in vars(args).items()
-                 if key.startswith("setting_") and value is not None}
-    settings = resolve_settings(overrides)
-    store = store_for(settings)
+    settings = resolve_settings(overrides_from(args))
+    # A store of the command's own, not the process's shared one (graph.deps): that module loads every engine and
+    # LangGraph, seconds of start-up a look at the cache does not need. Closed below.
+    store = Store(store_url_for(settings))
     tables = tuple(TABLES) if args.table == "all" else (args.table,)
     now = time.time()
     try:
@@ -74,5 +62,5 @@ def command_cache(args: argparse.Namespace, out: Console, err: Console) -> int:
             deleted = store.clear(tables)
             out.print("cleared " + ", ".join(f"{n} {name} rows" for name, n in deleted.items()), highlight=False)
     finally:
-        store.dispose()  # the command's connections closed; the store opens new ones if asked again
+        store.dispose()  # the command's connections closed
     return 0
