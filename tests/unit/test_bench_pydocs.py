@@ -46,18 +46,18 @@ def test_the_half_is_the_parity_of_the_ids_hash():
 
 
 def test_phrases_match_whole_words_whatever_the_punctuation_and_citations():
-    assert contains("os.getcwd(): Return the current working directory [3].", "os.getcwd")
-    assert contains("A *least-recently-used* cache", "least recently used")
-    assert not contains("Return the current working directory", "current work")
-    assert not contains("cleanups are queued", "cleanup")
+    assert contains("mill.grind(): Return the flour of the morning grind [3].", "mill.grind")
+    assert contains("A *slow-turning-wheel* mill", "slow turning wheel")
+    assert not contains("Return the flour of the morning grind", "morning grin")
+    assert not contains("grinders are queued", "grinder")
 
 
 def test_only_the_first_sentence_is_judged():
-    answer = "Tuples are immutable sequences [1]. Use operator.itemgetter as the key [2].\n\nMore text."
-    assert first_sentence(answer) == "Tuples are immutable sequences [1]."
-    question = ClosedQuestion("howto-x", "howto", "How do I sort by the second item?", ("itemgetter",))
+    answer = "Sacks are sturdy containers [1]. Use mill.weigher as the scale [2].\n\nMore text."
+    assert first_sentence(answer) == "Sacks are sturdy containers [1]."
+    question = ClosedQuestion("howto-x", "howto", "How do I weigh a sack of flour?", ("weigher",))
     assert closed_verdict(question, first_sentence(answer)) == "wrong"
-    assert closed_verdict(question, "Use operator.itemgetter(1) as the key [1].") == "right"
+    assert closed_verdict(question, "Use mill.weigher(1) as the scale [1].") == "right"
     assert lead_paragraph("\n\nFirst paragraph.\nStill first.\n\nSecond.") == "First paragraph.\nStill first."
 
 
@@ -68,22 +68,22 @@ def test_an_abstention_is_right_only_for_an_unanswerable_question():
     assert closed_verdict(answerable, refusal) == "abstained"
     assert closed_verdict(unanswerable, refusal) == "not_covered"
     assert closed_verdict(unanswerable, "The sources do not cover booking ferries.") == "not_covered"
-    assert closed_verdict(unanswerable, "Lambda expressions create anonymous functions [1].") == "answered"
+    assert closed_verdict(unanswerable, "Ferry tickets are objects with a fare [1].") == "answered"
 
 
 def test_key_fact_recall_counts_a_fact_once_whichever_phrasing_matches():
-    facts = (("__enter__",), ("suppress", "suppressed"), ("metaclass",))
-    assert fact_recall(facts, "__enter__ is called; an exception may be suppressed.") == pytest.approx(2 / 3)
+    facts = (("__grind__",), ("sift", "sifted"), ("millstone",))
+    assert fact_recall(facts, "__grind__ is called; the flour may be sifted.") == pytest.approx(2 / 3)
     assert fact_recall(facts, "") == 0.0
 
 
 def test_a_search_hit_is_shown_with_its_name_once():
-    member = RawHit(doc_id="stdlib:os.getcwd", title="Python stdlib: os.getcwd", url="",
-                    body="os.getcwd(): Return a string for the current working directory. More.")
-    topic = RawHit(doc_id="python:pass", title='Python language reference: The "pass" statement', url="",
-                   body="\"pass\" is a null operation. Nothing happens.")
-    assert hit_lead(member) == "os.getcwd(): Return a string for the current working directory."
-    assert hit_lead(topic) == 'The "pass" statement: "pass" is a null operation.'
+    member = RawHit(doc_id="stdlib:mill.grind", title="Python stdlib: mill.grind", url="",
+                    body="mill.grind(): Return the flour of the morning grind. More.")
+    topic = RawHit(doc_id="python:sift", title='Python language reference: The "sift" statement', url="",
+                   body="\"sift\" is a fine operation. Flour falls.")
+    assert hit_lead(member) == "mill.grind(): Return the flour of the morning grind."
+    assert hit_lead(topic) == 'The "sift" statement: "sift" is a fine operation.'
     assert bm25_passages([member, topic], 20) == member.body[:20]
 
 
