@@ -195,3 +195,10 @@ def test_a_private_c_modules_functions_are_documented_by_the_public_module_that_
     assert [p.doc_id for p in passages] == ["stdlib:glenmoor.wind_speed"]
     assert passages[0].text.startswith("glenmoor.wind_speed(day): Return the strongest gust")
 
+
+def test_a_dotted_name_in_the_query_puts_that_objects_own_entry_first(builtin):
+    # plain BM25 ranks the sequence-types reference first: it says "list" and "sort" more often
+    top = builtin.search("What does list.sort do?", 5)[0]
+    assert top.doc_id.startswith("stdlib:list")
+    assert top.body.startswith("list.sort(")
+

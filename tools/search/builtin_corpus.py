@@ -30,6 +30,7 @@ from typing import Any
 
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, chunk_text
+from satiate.tools.search.named_pages import named_pages
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
 CORPUS_FORMAT = 5
@@ -504,8 +505,12 @@ class BuiltinCorpusBackend:
         self.reindexed = self.index.sync(units)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
-        return self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
-                                 subject_bonus=SUBJECT_BONUS)
+        """BM25 with source weights, after the own page of each object the query names (``pkg.func``)."""
+        ranked = self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
+                                   subject_bonus=SUBJECT_BONUS)
+        pinned = named_pages(self.index.path, query)
+        pinned_ids = {hit.doc_id for hit in pinned}
+        return [*pinned, *(hit for hit in ranked if hit.doc_id not in pinned_ids)][:max_results]
 
     def close(self) -> None:
         self.index.close()
