@@ -3,9 +3,11 @@ standard library's docstrings), ranks installed packages' descriptions last, and
 
 from __future__ import annotations
 
+import ast
 import sqlite3
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,10 @@ import pytest
 from satiate.tools.search.builtin_corpus import (
     PYTHON_VERSION,
     BuiltinCorpusBackend,
+    compiled_module_passages,
     compiled_modules,
+    private_imports,
+    source_module_passages,
     stdlib_source_files,
     topic_sections,
 )
@@ -118,3 +123,82 @@ def test_reference_topics_are_split_at_their_headings():
            "-------------------\n\nA function which uses yield.\n"
     assert topic_sections(text) == [("The standard type hierarchy", "Intro."),
                                     ("Generator functions", "A function which uses yield.")]
+
+
+GLENMOOR_SOURCE = '''
+"""Glenmoor: weather records for a fictional valley town."""
+import sys
+
+__all__ = ["Gauge", "rainfall"]
+__all__.extend(["flood_level"])
+__all__ += ["snow_depth"]
+__all__.append("wind_speed")
+
+def rainfall(day):
+    """Return the millimetres of rain that fell on ``day`` in Glenmoor."""
+
+if sys.platform == "win32":
+    def flood_level(river):
+        """Return the flood level of ``river``, measured at the Windows gauge."""
+else:
+    def flood_level(river):
+        """Return the flood level of ``river``, measured at the old stone bridge."""
+
+try:
+    from _glenmoor_speedups import snow_depth, wind_speed
+except ImportError:
+    def snow_depth(day):
+        """Return how deep the snow lay on ``day``, in centimetres."""
+
+def _private_helper():
+    """Never documented: private to the module."""
+
+def unlisted(day):
+    """Not in __all__, so not part of the documented API."""
+'''
+
+
+def test_definitions_and_exports_inside_if_and_try_blocks_are_documented():
+    passages = list(source_module_passages("glenmoor", ast.parse(GLENMOOR_SOURCE)))
+    by_id = {passage.doc_id: passage.text for passage in passages}
+    assert set(by_id) == {"stdlib:glenmoor", "stdlib:glenmoor.rainfall", "stdlib:glenmoor.flood_level",
+                          "stdlib:glenmoor.snow_depth"}
+    # a platform variant defined twice is documented once, by its first definition
+    assert "Windows gauge" in by_id["stdlib:glenmoor.flood_level"]
+
+
+def test_a_module_docstring_assigned_to_dunder_doc_is_read():
+    source = '__doc__ = """Kestrel Falls ledger - the accounts of a fictional mill town, kept by hand."""\n'
+    passages = list(source_module_passages("kestrel", ast.parse(source)))
+    assert [p.doc_id for p in passages] == ["stdlib:kestrel"]
+    assert passages[0].text.startswith("Kestrel Falls ledger")
+
+
+def test_a_private_c_modules_functions_are_documented_by_the_public_module_that_imports_them(monkeypatch):
+    assert private_imports("glenmoor", ast.parse(GLENMOOR_SOURCE)) == {
+        "_glenmoor_speedups": {"snow_depth": "glenmoor", "wind_speed": "glenmoor"}}
+    assert private_imports("_glenmoor_impl", ast.parse(GLENMOOR_SOURCE)) == {}  # a private importer documents none
+
+    speedups = types.ModuleType("_glenmoor_speedups")
+
+    def wind_speed(day):
+        """Return the strongest gust measured on ``day`` at the Glenmoor weather mast."""
+
+    def hail_count(day):
+        """Return how many hailstorms were logged on ``day``; no public module imports it."""
+
+    for function in (wind_speed, hail_count):
+        function.__module__ = "_glenmoor_speedups"
+        setattr(speedups, function.__name__, function)
+    monkeypatch.setitem(sys.modules, "_glenmoor_speedups", speedups)
+    passages = list(compiled_module_passages("_glenmoor_speedups", {"wind_speed": "glenmoor"}))
+    assert [p.doc_id for p in passages] == ["stdlib:glenmoor.wind_speed"]
+    assert passages[0].text.startswith("glenmoor.wind_speed(day): Return the strongest gust")
+
+
+def test_a_dotted_name_in_the_query_puts_that_objects_own_entry_first(builtin):
+    # plain BM25 ranks the sequence-types reference first: it says "list" and "sort" more often
+    top = builtin.search("What does list.sort do?", 5)[0]
+    assert top.doc_id.startswith("stdlib:list")
+    assert top.body.startswith("list.sort(")
+

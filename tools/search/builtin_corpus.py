@@ -24,16 +24,17 @@ import re
 import sys
 import sysconfig
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, Units, chunk_text
+from satiate.tools.search.named_pages import named_pages
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
-CORPUS_FORMAT = 4
+CORPUS_FORMAT = 5
 MIN_DESCRIPTION_CHARS = 200
 MIN_DOCSTRING_CHARS = 20
 # Factors on BM25 scores per source: the language reference is the definition, docstrings are API notes, and a
@@ -223,15 +224,62 @@ def package_reexports(package: str, tree: ast.Module) -> dict[str, set[str] | No
     return found
 
 
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """A module's top-level statements, including those inside top-level ``if``/``try`` blocks, where modules
+    define platform variants and extend ``__all__``."""
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, ast.If):
+            pending[:0] = [*node.body, *node.orelse]
+        elif isinstance(node, ast.Try):
+            pending[:0] = [*node.body, *(s for h in node.handlers for s in h.body), *node.orelse, *node.finalbody]
+        else:
+            yield node
+
+
+def _names_in(value: ast.expr) -> set[str] | None:
+    try:
+        return {str(name) for name in ast.literal_eval(value)}
+    except (ValueError, TypeError, SyntaxError):
+        return None
+
+
+def _is_all(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "__all__"
+
+
 def _exported_names(tree: ast.Module) -> set[str] | None:
-    """The module's literal ``__all__``, when it has one (it says which names are the documented API)."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            try:
-                return {str(name) for name in ast.literal_eval(node.value)}
-            except (ValueError, TypeError, SyntaxError):
+    """The module's literal ``__all__``, when it has one (it says which names are the documented API), with what
+    ``__all__ += [...]``, ``__all__.extend([...])`` and ``__all__.append(...)`` add to it."""
+    exported: set[str] | None = None
+    for node in _top_level(tree):
+        if isinstance(node, ast.Assign) and any(_is_all(target) for target in node.targets):
+            exported = _names_in(node.value)
+            if exported is None:
                 return None
-    return None
+        elif exported is not None and isinstance(node, ast.AugAssign) and _is_all(node.target):
+            exported |= _names_in(node.value) or set()
+        elif (exported is not None and isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Attribute) and _is_all(node.value.func.value)
+              and node.value.args):
+            if node.value.func.attr == "extend":
+                exported |= _names_in(node.value.args[0]) or set()
+            elif node.value.func.attr == "append":
+                exported |= _names_in(ast.Tuple([node.value.args[0]], ast.Load())) or set()
+    return exported
+
+
+def _module_doc(tree: ast.Module) -> str:
+    """The module's docstring, or the string it assigns to ``__doc__`` (some stdlib modules do)."""
+    doc = ast.get_docstring(tree)
+    if doc:
+        return doc
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__doc__" for t in node.targets)
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            return inspect.cleandoc(node.value.value)
+    return ""
 
 
 def _arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, drop_self: bool) -> str:
@@ -273,15 +321,17 @@ def source_module_passages(module: str, tree: ast.Module,
     module is not documented at all."""
     public = all(_public(part) for part in module.split("."))
     package = module.rsplit(".", 1)[0]
-    doc = ast.get_docstring(tree)
+    doc = _module_doc(tree)
     if public and doc and len(doc) >= MIN_DOCSTRING_CHARS:
         yield from module_document(module, doc)
     exported = _exported_names(tree)
-    for node in tree.body:
+    defined: set[str] = set()
+    for node in _top_level(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        if not _public(node.name) or (exported is not None and node.name not in exported):
+        if not _public(node.name) or (exported is not None and node.name not in exported) or node.name in defined:
             continue
+        defined.add(node.name)  # a platform variant defined twice is documented once, by its first definition
         home = package if lifted is None or node.name in lifted else module
         if not all(_public(part) for part in home.split(".")):
             continue
@@ -333,9 +383,25 @@ def _public_stdlib(module: str) -> bool:
     return module.split(".")[0] in sys.stdlib_module_names and all(_public(part) for part in module.split("."))
 
 
-def compiled_module_passages(name: str) -> Iterator[Passage]:
+def private_imports(module: str, tree: ast.Module) -> dict[str, dict[str, str]]:
+    """Private module -> {name: ``module``} for each public name a public module imports from a private one
+    (``from _speedups import parse``): the private module implements it, the public one documents it."""
+    found: dict[str, dict[str, str]] = {}
+    if not all(_public(part) for part in module.split(".")):
+        return found
+    exported = _exported_names(tree)
+    for node in _top_level(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not _public(node.module):
+            for alias in node.names:
+                if alias.asname is None and _public(alias.name) and (exported is None or alias.name in exported):
+                    found.setdefault(node.module, {}).setdefault(alias.name, module)
+    return found
+
+
+def compiled_module_passages(name: str, documented_by: Mapping[str, str] | None = None) -> Iterator[Passage]:
     """Docstrings of one C-implemented module, read at run time. A public module documents what it defines; a
-    private one (``_collections``) documents what it implements for a public one (``collections.deque``)."""
+    private one (``_collections``) documents what it implements for a public one (``collections.deque``), or what
+    a public module imports from it (``documented_by``: name -> that module)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # deprecated modules (audioop, crypt, ...) warn on import
         module = importlib.import_module(name)
@@ -346,7 +412,9 @@ def compiled_module_passages(name: str) -> Iterator[Passage]:
         if not _public(member_name) or not (inspect.isclass(member) or inspect.isroutine(member)):
             continue
         home = getattr(member, "__module__", None) or name
-        if not (home == name if _public(name) else home != name and _public_stdlib(home)):
+        if home == name and not _public(name) and member_name in (documented_by or {}):
+            home = (documented_by or {})[member_name]
+        elif not (home == name if _public(name) else home != name and _public_stdlib(home)):
             continue  # re-exported from elsewhere: documented at home
         home = PUBLIC_NAME_OF.get(home, home)
         member_doc = inspect.getdoc(member) or ""
@@ -370,13 +438,17 @@ def stdlib_passages() -> Iterator[Passage]:
         tree = _parsed(path) if path.name == "__init__.py" else None
         if tree is not None:
             reexported.update(package_reexports(module, tree))
+    documented_by: dict[str, dict[str, str]] = {}  # private compiled module -> {name: public module importing it}
     for module, path in files:
         tree = _parsed(path)
         if tree is not None:
             yield from source_module_passages(module, tree, reexported.get(module, frozenset()))
+            for private, names in private_imports(module, tree).items():
+                for member_name, public in names.items():
+                    documented_by.setdefault(private, {}).setdefault(member_name, public)
     for name in compiled_modules():
         try:
-            yield from compiled_module_passages(name)
+            yield from compiled_module_passages(name, documented_by.get(name))
         except Exception:  # an extension that cannot load here (a missing system library) is simply absent
             continue
 
@@ -453,8 +525,12 @@ class BuiltinCorpusBackend:
         self.reindexed = self.index.sync(units)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
-        return self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
-                                 subject_bonus=SUBJECT_BONUS)
+        """BM25 with source weights, after the own page of each object the query names (``pkg.func``)."""
+        ranked = self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
+                                   subject_bonus=SUBJECT_BONUS)
+        pinned = named_pages(self.index.path, query)
+        pinned_ids = {hit.doc_id for hit in pinned}
+        return [*pinned, *(hit for hit in ranked if hit.doc_id not in pinned_ids)][:max_results]
 
     def close(self) -> None:
         self.index.close()

@@ -1,0 +1,83 @@
+"""The pages a question names: "what does pkg.func do?" asks about ``pkg.func``'s own page, not a neighbour's.
+
+BM25 scores a dotted name as its separate words, so a page that repeats one of them (a class named like its module)
+can beat the page of the object the question names. The built-in corpus gives every documented object a predictable id
+(``stdlib:<qualified name>``, a class's methods inside its page as ``Class.method(...)``), so a named object's page
+is looked up by name and put first. The lookup reads the index file through its own read-only connection.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from satiate.tools.search.base import RawHit
+
+# A dotted name as code writes it ("pkg.mod.func", "str.split", "Path.exists()"), not a version or a file name
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w.]*\w)")
+# "the <name> module" / "the <name> package" names a module ("the glenmoor module")
+_MODULE = re.compile(r"\bthe\s+`?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)`?\s+(?:module|package)\b", re.IGNORECASE)
+# File names and suffixes written like dotted names ("config.json", "setup.py"): not objects
+_FILE_SUFFIXES = frozenset({"py", "txt", "json", "csv", "cfg", "ini", "toml", "yaml", "yml", "md", "html", "xml",
+                            "zip", "gz", "tar", "log", "exe", "com", "org", "net", "io"})
+PREFIX = "stdlib:"
+
+
+def named_objects(question: str) -> list[str]:
+    """Dotted names and "the X module" names in ``question``, in order, each once."""
+    names = [m.group(1) for m in _DOTTED.finditer(question) if m.group(1).rsplit(".", 1)[-1] not in _FILE_SUFFIXES]
+    names += [m.group(1) for m in _MODULE.finditer(question)]
+    return list(dict.fromkeys(names))
+
+
+def _rows(connection: sqlite3.Connection, sql: str, parameters: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+    return connection.execute(sql, parameters).fetchall()
+
+
+def _own_page(connection: sqlite3.Connection, name: str) -> list[tuple[str, str, str, str]]:
+    """The first passage of the object's own document (``stdlib:name``, or its first chunk)."""
+    return _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE doc_id IN (?, ?) ORDER BY id LIMIT 1",
+                 (f"{PREFIX}{name}", f"{PREFIX}{name}#p1"))
+
+
+def _method_passage(connection: sqlite3.Connection, name: str) -> list[tuple[str, str, str, str]]:
+    """The passage that documents ``owner.member`` when it has no page of its own: a method inside its class's page
+    (``str.split`` in ``str``'s), else a module-level alias of a method of a class in that module (a module function
+    bound to a hidden instance documents itself as ``Class.member``)."""
+    owner, member = name.rsplit(".", 1)
+    short_owner = owner.rsplit(".", 1)[-1]
+    found = _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE (doc_id = ? OR doc_id LIKE ?) "
+                  "AND instr(text, ?) > 0 ORDER BY id LIMIT 1",
+                  (f"{PREFIX}{owner}", f"{PREFIX}{owner}#p%", f"{short_owner}.{member}("))
+    if found:
+        return found
+    return _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE doc_id LIKE ? AND doc_id NOT LIKE ? "
+                 "AND instr(text, ?) > 0 ORDER BY length(doc_id), id LIMIT 1",
+                 (f"{PREFIX}{owner}.%", f"{PREFIX}{owner}.%.%", f".{member}("))
+
+
+def _from_member(body: str, name: str) -> str:
+    """A class page's passage cut to start at the member's own entry, so its first sentence is the member's."""
+    member = name.rsplit(".", 1)[-1]
+    match = re.search(rf"(?m)^\w+\.{re.escape(member)}\(", body)
+    return body[match.start():] if match else body
+
+
+def named_pages(index_path: Path, question: str) -> list[RawHit]:
+    """The own page of each object ``question`` names, in the order named; names with no page are skipped."""
+    names = named_objects(question)
+    if not names or not index_path.is_file():
+        return []
+    hits: list[RawHit] = []
+    with closing(sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=30)) as connection:
+        for name in names:
+            rows = _own_page(connection, name)
+            method = not rows and "." in name
+            if method:
+                rows = _method_passage(connection, name)
+            for doc_id, title, url, text in rows:
+                hits.append(RawHit(doc_id=doc_id, title=title, url=url,
+                                   body=_from_member(text, name) if method else text))
+    return hits
