@@ -157,6 +157,22 @@ def fault_kind(error: BaseException) -> str:
     return "other"
 
 
+FULL_BELOW_BYTES = 1 << 20  # a disk with less room than this is full for SQLite (a page, its WAL, its -shm file)
+
+
+def _no_room(path: Path) -> bool:
+    """Is the file system holding ``path`` (or its nearest existing folder) out of room? SQLite reports a write to
+    a full tmpfs (its shared-memory file) as a plain "disk I/O error"."""
+    folder = path if path.is_dir() else path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < FULL_BELOW_BYTES
+
+
 def _reason(error: BaseException) -> str:
     error = getattr(error, "orig", None) or error
     if isinstance(error, OSError) and error.strerror:
@@ -169,6 +185,8 @@ def storage_fault(path: Path, error: BaseException, *, damaged: str, read_only: 
     damaged file; ``read_only``: what still works when it cannot be written)."""
     reason = _reason(error)
     kind = fault_kind(error)
+    if kind == "other" and "disk i/o error" in reason.lower() and _no_room(path):
+        kind = "full"
     if kind == "unopenable" and path.parent.is_dir() and not os.access(path.parent, os.W_OK):
         kind, reason = "read_only", f"{reason}: its folder is read-only"  # SQLite cannot make its WAL files there
     elsewhere = "or use another data directory (--data-dir)"

@@ -68,10 +68,14 @@ def take_lock_file(path: Path) -> Any | None:
     if not _try_lock(handle):
         handle.close()
         return None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"{os.getpid()}\n")
-    handle.flush()
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+    except OSError as exc:  # a disk full (or remounted read-only) before the run starts: nothing was written yet
+        release_lock_file(handle)
+        raise storage_fault(path, exc, damaged="") from None
     return handle
 
 
@@ -81,7 +85,10 @@ def release_lock_file(handle: Any) -> None:
     except OSError:  # a full disk or a read-only remount must not keep the lock
         pass
     fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    handle.close()
+    try:
+        handle.close()
+    except OSError:  # what a full disk kept in the buffer is lost with it: the file's content is only a hint
+        pass
 
 
 def lock_holder(path: Path) -> str:

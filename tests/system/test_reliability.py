@@ -6,6 +6,7 @@ integer settings too large to checkpoint (refused at start, not at the first che
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -284,3 +285,48 @@ def test_a_huge_integer_flag_is_one_line_before_the_run_starts(capsys, corpus):
     line = assert_one_line(err, "token_budget")
     assert "resume" not in err and "thread:" not in err  # refused before any thread was made
     assert line.startswith("satiate: invalid setting")
+
+
+# --- issue 24: a disk full at the start of a run --------------------------------------------------------------------
+class FullDiskFile:
+    """A real file whose writes fail as on a full disk when flushed (what the OS says once the buffer reaches it)."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed through close()
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_disk_full_when_the_run_lock_is_written_is_one_line_naming_the_lock_file(capsys, corpus, finished,
+                                                                                  isolated_data_dir, monkeypatch):
+    from satiate.graph.checkpoint import locks
+
+    real_open = open
+    monkeypatch.setattr(locks, "open", lambda path, *args, **kwargs: FullDiskFile(path) if args[:1] == ("a+",)
+                        else real_open(path, *args, **kwargs), raising=False)
+    code, _, err = research(capsys, corpus, "no-room")
+    assert code == 2
+    line = assert_one_line(err, str(isolated_data_dir / "running"), ".lock: the disk is full", "free space")
+    assert "resume" not in line and "thread:" not in err  # refused before the run started: nothing to resume
+    monkeypatch.undo()
+    code, out, err = research(capsys, corpus, "no-room")  # with room again the same thread runs from the start
+    assert code == 0, err
+    assert json.loads(out)["answer"] == finished["answer"]
+
+
+def test_a_full_disk_at_start_on_a_real_small_disk_is_one_line(capsys, corpus, tmp_path):
+    with small_disk(tmp_path / "small-disk", "2m") as disk:
+        data_dir = disk / "data"
+        code, _, err = research(capsys, corpus, "with-room", "--data-dir", str(data_dir))
+        assert code == 0, err
+        subprocess.run(["dd", "if=/dev/zero", f"of={disk / 'filler'}", "bs=4k"], capture_output=True)
+        code, _, err = research(capsys, corpus, "without-room", "--data-dir", str(data_dir))
+        assert code == 2
+        assert_one_line(err, str(data_dir), "the disk is full", "free space")
