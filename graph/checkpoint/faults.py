@@ -19,6 +19,24 @@ def checkpoint_fault(path: Path, error: BaseException) -> StorageError:
     )
 
 
+def is_emptied(path: Path) -> bool:
+    """A checkpoint file of 0 bytes (and no WAL holding its pages) was emptied by something else: satiate writes the
+    header the moment it creates one. SQLite would read it as a new, empty store and a run would write into it."""
+    try:
+        if path.stat().st_size != 0:
+            return False
+        wal = path.with_name(path.name + "-wal")
+        return not wal.exists() or wal.stat().st_size == 0
+    except OSError:  # missing (a new store) or unreadable (SQLite says why when it opens it)
+        return False
+
+
+def emptied_fault(path: Path) -> StorageError:
+    return StorageError(f"{path} is empty (0 bytes): whatever runs it held are lost, and it is refused rather than "
+                        f"read as a store with no runs; remove it to start an empty store (rm {path}), or restore it "
+                        "from a backup", "damaged")
+
+
 def is_store_error(error: BaseException) -> bool:
     # what SQLite raises for the file's condition (damaged, full, read-only, locked too long), not for a bad query
     return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError

@@ -17,7 +17,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from satiate.graph.checkpoint.faults import checkpoint_fault, is_store_error
+from satiate.graph.checkpoint.faults import checkpoint_fault, emptied_fault, is_emptied, is_store_error
 from satiate.state.settings import Settings, SettingsError
 from satiate.tools.store import fault_kind
 
@@ -125,6 +125,8 @@ def _open_for_reading(path: Path, first_error: BaseException) -> FileSqliteSaver
 def sqlite_checkpointer_at(path: Path, *, read_only_ok: bool = False) -> Iterator[SqliteSaver]:
     """A SqliteSaver on any file (WAL, so a reader never blocks a running writer). With ``read_only_ok`` (listing,
     showing), a store that cannot be written is opened for reading. A fault is a StorageError naming the file."""
+    if is_emptied(path):
+        raise emptied_fault(path)
     try:
         saver = _open_for_writing(path)
     except (sqlite3.DatabaseError, OSError) as exc:
@@ -163,6 +165,8 @@ async def async_sqlite_checkpointer_at(path: Path) -> AsyncIterator[Any]:
 
     # mkdir is blocking I/O: keep it off the server's event loop.
     await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    if await asyncio.to_thread(is_emptied, path):
+        raise emptied_fault(path)
     async with aiosqlite.connect(path, timeout=SQLITE_BUSY_TIMEOUT_S) as connection:
         for pragma in SQLITE_PRAGMAS:
             await connection.execute(pragma)

@@ -51,11 +51,13 @@ def damage(path: Path, how: str) -> None:
     if how == "header":  # "file is not a database"
         with path.open("r+b") as handle:
             handle.write(b"this is no longer an SQLite file" * 4)
+    elif how == "pages":  # the header and schema read, the rows do not
+        scramble_pages(path)
     else:  # truncated mid-file: "database disk image is malformed"
         os.truncate(path, path.stat().st_size // 3)
 
 
-@pytest.mark.parametrize("how", ["header", "truncated"])
+@pytest.mark.parametrize("how", ["header", "truncated", "pages"])
 def test_a_damaged_checkpoint_store_is_one_line_naming_it_and_the_fix(capsys, corpus, finished, isolated_data_dir,
                                                                       how):
     store = checkpoint_path(isolated_data_dir)
@@ -66,6 +68,20 @@ def test_a_damaged_checkpoint_store_is_one_line_naming_it_and_the_fix(capsys, co
         code, _, err = run_cli(capsys, *command)
         assert code == 2, (command, err)
         assert_one_line(err, str(store), "is damaged", f"mv {store} {store}.damaged", ".recover")
+
+
+def test_an_emptied_checkpoint_store_is_refused_for_every_command_not_read_as_no_runs(capsys, corpus, finished,
+                                                                                      isolated_data_dir):
+    store = checkpoint_path(isolated_data_dir)
+    os.truncate(store, 0)
+    commands = [("list",), ("show", FINISHED), ("resume", FINISHED), ("delete", FINISHED),
+                ("run", QUESTION, "--corpus", str(corpus), "--backends", "corpus", "--thread-id", "new")]
+    for command in commands:
+        code, out, err = run_cli(capsys, *command)
+        assert code == 2, (command, err)
+        assert_one_line(err, str(store), "is empty (0 bytes)", f"rm {store}")
+        assert "no runs" not in out
+    assert store.stat().st_size == 0  # nothing was written into it
 
 
 # --- a read-only data directory ---------------------------------------------------------------------------------------
