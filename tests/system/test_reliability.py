@@ -250,13 +250,35 @@ def test_a_damaged_corpus_index_is_rebuilt(capsys, caplog, corpus, finished, iso
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_a_damaged_search_cache_is_started_afresh(capsys, caplog, corpus, finished, isolated_data_dir):
+@pytest.mark.parametrize("how", ["header", "truncated"])
+def test_a_damaged_store_is_moved_aside_and_the_run_says_so(capsys, caplog, corpus, finished, isolated_data_dir, how):
     as_a_new_process()
-    damage(isolated_data_dir / "store.sqlite", "header")
-    code, out, err = research(capsys, corpus, "after-cache")
+    store = isolated_data_dir / "store.sqlite"
+    damage(store, how)
+    damaged_bytes = store.read_bytes()
+    code, out, err = research(capsys, corpus, f"after-store-{how}")
     assert code == 0, err
     assert json.loads(out)["answer"] == finished["answer"]
-    assert any("search cache" in message and "damaged" in message for message in caplog.messages)
+    [moved] = isolated_data_dir.glob("store.sqlite.damaged-*[0-9TZ]")
+    assert moved.read_bytes() == damaged_bytes  # kept to salvage from, not deleted
+    [said] = [message for message in caplog.messages if "was damaged" in message]
+    assert str(store) in said and f"moved aside to {moved}" in said
+    with sqlite3.connect(store) as db:  # the new store holds this run's texts
+        assert db.execute("SELECT count(*) FROM source_texts").fetchone()[0] > 0
+
+
+def test_a_store_moved_aside_by_another_process_is_not_moved_again(isolated_data_dir):
+    from satiate.tools.store import Store, default_store_url, move_aside, still_damaged
+
+    path = isolated_data_dir / "store.sqlite"
+    Store(default_store_url(isolated_data_dir)).engine.dispose()
+    assert not still_damaged(path)  # the healthy store another process started: left in place
+    damage(path, "header")
+    assert still_damaged(path)
+    moved = move_aside(path)
+    assert not path.exists() and moved.name.startswith("store.sqlite.damaged-")
+    damage_again = Store(default_store_url(isolated_data_dir))
+    assert damage_again.moved_to is None and path.exists()  # a new store, nothing moved
 
 
 # --- item 7 leftovers: the data directory, integer settings -----------------------------------------------------------
