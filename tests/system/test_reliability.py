@@ -368,3 +368,64 @@ def test_a_full_disk_at_start_on_a_real_small_disk_is_one_line(capsys, corpus, t
         code, _, err = research(capsys, corpus, "without-room", "--data-dir", str(data_dir))
         assert code == 2
         assert_one_line(err, str(data_dir), "the disk is full", "free space")
+
+
+# --- issue 24: a storage fault under parallel gather branches ---------------------------------------------------------
+def test_a_storage_fault_in_parallel_gather_branches_is_one_line_without_tracebacks(capsys, caplog, corpus,
+                                                                                  isolated_data_dir, monkeypatch):
+    """Every branch of the first gather step fails on a full disk. The race that printed ~40 lines of traceback:
+    a branch's future is marked done, the run stops and shuts LangGraph's pool, and only then does the branch's
+    callback try to save its error. The callbacks are delayed here so that the race is always lost."""
+    import concurrent.futures
+    import time
+
+    from satiate.nodes import common
+    from satiate.tools.store import StorageError
+
+    store = isolated_data_dir / "store.sqlite"
+    failed: list[int] = []
+
+    def full_disk(_store, _texts):
+        failed.append(1)
+        if len(failed) > 1:
+            time.sleep(0.1)  # the other branches fail while the first error stops the run
+        raise StorageError(f"{store}: the disk is full (database or disk is full): free space on it", "full")
+
+    real_callbacks = concurrent.futures.Future._invoke_callbacks
+    late: list[object] = []
+
+    def late_callbacks(future):
+        if future._exception is not None and isinstance(future._exception, StorageError):
+            late.append(future)
+            if len(late) > 1:  # a later branch's worker is descheduled between "done" and its callbacks
+                time.sleep(0.3)
+        real_callbacks(future)
+
+    monkeypatch.setattr(common, "keep_texts", full_disk)
+    monkeypatch.setattr(concurrent.futures.Future, "_invoke_callbacks", late_callbacks)
+    code, _, err = research(capsys, corpus, "branches-fail")
+    time.sleep(0.5)  # the late callbacks run (and log, if they do) before the process would exit
+    assert len(failed) >= 2  # several branches of one step failed
+    assert code == 2
+    assert_one_line(err, str(store), "the disk is full", "then resume with: satiate resume branches-fail")
+    assert [record.getMessage() for record in caplog.records if record.name == "concurrent.futures"] == []
+
+
+def test_the_late_branch_filter_drops_only_the_shutdown_race():
+    import logging
+    import sys
+
+    from satiate.graph.builder import LateBranchFailure
+
+    def record(error: BaseException) -> logging.LogRecord:
+        try:
+            raise error
+        except BaseException:
+            exc_info = sys.exc_info()
+        return logging.LogRecord("concurrent.futures", logging.ERROR, __file__, 1, "exception calling callback for %r",
+                                 ("future",), exc_info)
+
+    late = LateBranchFailure()
+    assert not late.filter(record(RuntimeError("cannot schedule new futures after shutdown")))
+    assert late.filter(record(RuntimeError("something else broke")))
+    assert late.filter(record(ValueError("cannot schedule new futures after shutdown")))
