@@ -429,3 +429,48 @@ def test_the_late_branch_filter_drops_only_the_shutdown_race():
     assert not late.filter(record(RuntimeError("cannot schedule new futures after shutdown")))
     assert late.filter(record(RuntimeError("something else broke")))
     assert late.filter(record(ValueError("cannot schedule new futures after shutdown")))
+
+
+# --- issue 24: finite float settings, a question that is not Unicode --------------------------------------------------
+def float_settings() -> list[str]:
+    import typing
+
+    from satiate.state.settings import Settings
+
+    return [name for name, field in Settings.model_fields.items()
+            if float in (typing.get_args(field.annotation) or (field.annotation,))]
+
+
+@pytest.mark.parametrize("name", float_settings())
+def test_every_float_setting_is_finite_and_bounded(name):
+    from satiate.state.settings import Settings, SettingsError, resolve_settings
+
+    field = Settings.model_fields[name]
+    assert any(hasattr(rule, "le") or hasattr(rule, "lt") for rule in field.metadata), f"{name} has no upper bound"
+    for value in (float("inf"), float("-inf"), float("nan"), "inf", "NaN", 1e308):
+        with pytest.raises(SettingsError, match=name):
+            resolve_settings({name: value})
+    with pytest.raises(SettingsError, match=name):  # from the environment too
+        resolve_settings(environ={f"SATIATE_{name.upper()}": "inf"})
+
+
+def test_an_infinite_time_budget_flag_is_one_line_before_the_run_starts(capsys, corpus):
+    code, _, err = run_cli(capsys, "run", QUESTION, "--corpus", str(corpus), "--max-execution-time-s", "inf")
+    assert code == 2
+    line = assert_one_line(err, "max_execution_time_s", "finite")
+    assert "thread:" not in err and "resume" not in line
+
+
+def test_a_question_that_is_not_unicode_is_one_line_before_the_run_starts(capsys, corpus, isolated_data_dir):
+    from satiate.nodes.plan import QuestionError, check_question
+
+    question = b"Who founded the \xff\xfe kettle maker?".decode("utf-8", "surrogateescape")  # argv of bad bytes
+    with pytest.raises(QuestionError, match="character 17 is not Unicode"):
+        check_question(question, 4000)
+    with pytest.raises(QuestionError, match="not valid text"):
+        check_question("a lone \ud800 surrogate", 4000)
+    code, _, err = run_cli(capsys, "run", question, "--corpus", str(corpus), "--backends", "corpus")
+    assert code == 2
+    line = assert_one_line(err, "the question is not valid text", "UTF-8")
+    assert "thread:" not in err and "resume" not in line
+    assert not (isolated_data_dir / "checkpoints.sqlite").exists() or "no runs" in run_cli(capsys, "list")[2]
