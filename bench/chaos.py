@@ -177,6 +177,7 @@ class Bench:
     data_dir: Path  # shared by the reference and the kills: the corpus is indexed once
     reference: dict[str, Any] = field(default_factory=dict)
     span_s: float = 0.0  # from the "thread:" line to the "done" line of an uninterrupted run: where kills strike
+    written: dict[str, int] = field(default_factory=dict)  # bytes one uninterrupted run leaves in each file
 
     def run_command(self, thread_id: str, *extra: str) -> list[str]:
         return satiate("run", self.question, *self.flags, "--thread-id", thread_id, "--json", *extra)
@@ -197,6 +198,9 @@ def reference_runs(bench: Bench) -> dict[str, Any]:
             raise RuntimeError(f"the reference run failed ({code}): {err[-2000:]}")
         endings.append(ending(out))
     bench.reference, bench.span_s = endings[0], max(spans)
+    for name in ("checkpoints.sqlite", "store.sqlite"):  # the two runs' writes, WAL folded in as each process ended
+        path = bench.data_dir / name
+        bench.written[name] = path.stat().st_size // 2 if path.exists() else 0
     return {"reproducible": same(endings[1], endings[0]), "span_s": round(bench.span_s, 2),
             "claims": len(endings[0]["claims"]), "sources": len(endings[0]["sources"])}
 
@@ -276,8 +280,9 @@ def fault_disk(bench: Bench, scratch: Path) -> dict[str, Any]:
     """The disk fills up in the middle of the run: one line and exit 2, then, with room again, an exact resume."""
     disk = scratch / "small-disk"
     index_bytes = sum(p.stat().st_size for p in (bench.data_dir / "corpora").iterdir() if p.is_file())
-    checkpoint_bytes = 600_000  # about what one run of a benchmark question writes
-    mounted = mount_small_disk(disk, index_bytes + checkpoint_bytes // 2)
+    # room for half of what the reference run wrote: the disk fills mid-run (its WAL grows before it is folded in)
+    checkpoint_bytes = bench.written.get("checkpoints.sqlite") or 600_000
+    mounted = mount_small_disk(disk, index_bytes + (checkpoint_bytes + bench.written.get("store.sqlite", 0)) // 2)
     data_dir = disk / "data" if mounted else scratch / "page-limited"
     copy_index(bench.data_dir, data_dir)
     env = child_env(data_dir)
