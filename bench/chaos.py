@@ -198,9 +198,8 @@ def reference_runs(bench: Bench) -> dict[str, Any]:
             raise RuntimeError(f"the reference run failed ({code}): {err[-2000:]}")
         endings.append(ending(out))
     bench.reference, bench.span_s = endings[0], max(spans)
-    for name in ("checkpoints.sqlite", "store.sqlite"):  # the two runs' writes, WAL folded in as each process ended
-        path = bench.data_dir / name
-        bench.written[name] = path.stat().st_size // 2 if path.exists() else 0
+    for name in ("checkpoints.sqlite", "store.sqlite"):  # what the two runs wrote, their WAL folded in
+        bench.written[name] = folded(bench.data_dir / name) // 2
     return {"reproducible": same(endings[1], endings[0]), "span_s": round(bench.span_s, 2),
             "claims": len(endings[0]["claims"]), "sources": len(endings[0]["sources"])}
 
@@ -260,11 +259,23 @@ def fault_search(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def folded(path: Path) -> int:
+    """Fold the SQLite file's WAL into it (a process may leave one behind) and return its size: a copy of the file
+    alone then holds everything, and its size is what it takes."""
+    if not path.exists():
+        return 0
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.stat().st_size
+
+
 def copy_index(source: Path, target: Path) -> None:
     """The corpus index of the shared data directory, copied into another one (so its faults stay there)."""
     (target / "corpora").mkdir(parents=True, exist_ok=True)
     for path in (source / "corpora").iterdir():
         if path.is_file() and path.suffix in (".sqlite", ".json"):
+            if path.suffix == ".sqlite":
+                folded(path)
             (target / "corpora" / path.name).write_bytes(path.read_bytes())
 
 
@@ -279,7 +290,8 @@ def mount_small_disk(folder: Path, size_bytes: int) -> bool:
 def fault_disk(bench: Bench, scratch: Path) -> dict[str, Any]:
     """The disk fills up in the middle of the run: one line and exit 2, then, with room again, an exact resume."""
     disk = scratch / "small-disk"
-    index_bytes = sum(p.stat().st_size for p in (bench.data_dir / "corpora").iterdir() if p.is_file())
+    index_bytes = sum(folded(p) if p.suffix == ".sqlite" else p.stat().st_size
+                      for p in (bench.data_dir / "corpora").iterdir() if p.suffix in (".sqlite", ".json"))
     # room for half of what the reference run wrote: the disk fills mid-run (its WAL grows before it is folded in)
     checkpoint_bytes = bench.written.get("checkpoints.sqlite") or 600_000
     mounted = mount_small_disk(disk, index_bytes + (checkpoint_bytes + bench.written.get("store.sqlite", 0)) // 2)
@@ -416,10 +428,8 @@ def fresh_data_dir(bench: Bench, folder: Path, *files: str) -> Path:
     """A data directory with the shared corpus index and copies of the shared ``files`` (their WAL folded in)."""
     copy_index(bench.data_dir, folder)
     for name in files:
-        source = bench.data_dir / name
-        with closing(sqlite3.connect(source)) as db:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        (folder / name).write_bytes(source.read_bytes())
+        folded(bench.data_dir / name)
+        (folder / name).write_bytes((bench.data_dir / name).read_bytes())
     return folder
 
 
