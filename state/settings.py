@@ -171,7 +171,7 @@ class Settings(BaseModel):
     )
     max_execution_time_s: float = Field(
         120.0, gt=0, le=2_592_000,
-        description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume); 30 days at most.",
+        description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume).",
     )
     token_budget: int = Field(
         250_000, ge=0, le=1_000_000_000,
