@@ -347,13 +347,13 @@ def test_a_disk_full_when_the_run_lock_is_written_is_one_line_naming_the_lock_fi
     from satiate.graph.checkpoint import locks
 
     real_open = open
-    monkeypatch.setattr(locks, "open", lambda path, *args, **kwargs: FullDiskFile(path) if args[:1] == ("a+",)
-                        else real_open(path, *args, **kwargs), raising=False)
-    code, _, err = research(capsys, corpus, "no-room")
+    with monkeypatch.context() as patch:
+        patch.setattr(locks, "open", lambda path, *args, **kwargs: FullDiskFile(path) if args[:1] == ("a+",)
+                      else real_open(path, *args, **kwargs), raising=False)
+        code, _, err = research(capsys, corpus, "no-room")
     assert code == 2
     line = assert_one_line(err, str(isolated_data_dir / "running"), ".lock: the disk is full", "free space")
     assert "resume" not in line and "thread:" not in err  # refused before the run started: nothing to resume
-    monkeypatch.undo()
     code, out, err = research(capsys, corpus, "no-room")  # with room again the same thread runs from the start
     assert code == 0, err
     assert json.loads(out)["answer"] == finished["answer"]
