@@ -17,7 +17,16 @@ Fault scenarios, each ending compared with the reference the same way:
   full"): the run must stop with one line, and resume exactly once there is room;
 - ``page``: the run is killed, pages of its corpus index are overwritten, and the resume must rebuild the index;
 - ``model``: ``--llm ollama:junk`` against a local stand-in that answers every call with junk: each call must fall
-  back to the deterministic engine, and the run end as the deterministic reference.
+  back to the deterministic engine, and the run end as the deterministic reference;
+- ``start``: the disk is already full when a run starts (a filled tmpfs as root, else the run lock's write failing
+  with ENOSPC): one line and exit 2, then with room again the run ends as the reference;
+- ``store``: the store's pages are damaged under the run's parallel gather branches: one line and exit 2; after the
+  fix the line gives (moving it aside) the resume ends as the reference. A store whose header is damaged is moved
+  aside by the run itself, which says so and ends as the reference;
+- ``checkpoints``: the checkpoints file emptied (0 bytes) or its pages damaged: a new run and ``list`` refuse it in
+  one line (never "no runs stored"); after the fix the line gives, the run ends as the reference;
+- ``input``: a question of bytes that are not UTF-8, and ``--max-execution-time-s inf``: one line and exit 2 before
+  any run starts.
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_q
 from bench.environment import code_changed_lines, command_line, git_version, machine
 from bench.report import write_outputs
 
-FAULTS = ("search", "disk", "page", "model")
+FAULTS = ("search", "disk", "page", "model", "start", "store", "checkpoints", "input")
 RUN_TIMEOUT_S = 600.0
 THREAD_LINE_TIMEOUT_S = 120.0
 KILL_ATTEMPTS_PER_KILL = 3  # a kill drawn after the run already ended is drawn again, this many times per kill
@@ -168,6 +177,7 @@ class Bench:
     data_dir: Path  # shared by the reference and the kills: the corpus is indexed once
     reference: dict[str, Any] = field(default_factory=dict)
     span_s: float = 0.0  # from the "thread:" line to the "done" line of an uninterrupted run: where kills strike
+    written: dict[str, int] = field(default_factory=dict)  # bytes one uninterrupted run leaves in each file
 
     def run_command(self, thread_id: str, *extra: str) -> list[str]:
         return satiate("run", self.question, *self.flags, "--thread-id", thread_id, "--json", *extra)
@@ -188,6 +198,8 @@ def reference_runs(bench: Bench) -> dict[str, Any]:
             raise RuntimeError(f"the reference run failed ({code}): {err[-2000:]}")
         endings.append(ending(out))
     bench.reference, bench.span_s = endings[0], max(spans)
+    for name in ("checkpoints.sqlite", "store.sqlite"):  # what the two runs wrote, their WAL folded in
+        bench.written[name] = folded(bench.data_dir / name) // 2
     return {"reproducible": same(endings[1], endings[0]), "span_s": round(bench.span_s, 2),
             "claims": len(endings[0]["claims"]), "sources": len(endings[0]["sources"])}
 
@@ -247,11 +259,23 @@ def fault_search(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def folded(path: Path) -> int:
+    """Fold the SQLite file's WAL into it (a process may leave one behind) and return its size: a copy of the file
+    alone then holds everything, and its size is what it takes."""
+    if not path.exists():
+        return 0
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.stat().st_size
+
+
 def copy_index(source: Path, target: Path) -> None:
     """The corpus index of the shared data directory, copied into another one (so its faults stay there)."""
     (target / "corpora").mkdir(parents=True, exist_ok=True)
     for path in (source / "corpora").iterdir():
         if path.is_file() and path.suffix in (".sqlite", ".json"):
+            if path.suffix == ".sqlite":
+                folded(path)
             (target / "corpora" / path.name).write_bytes(path.read_bytes())
 
 
@@ -266,9 +290,11 @@ def mount_small_disk(folder: Path, size_bytes: int) -> bool:
 def fault_disk(bench: Bench, scratch: Path) -> dict[str, Any]:
     """The disk fills up in the middle of the run: one line and exit 2, then, with room again, an exact resume."""
     disk = scratch / "small-disk"
-    index_bytes = sum(p.stat().st_size for p in (bench.data_dir / "corpora").iterdir() if p.is_file())
-    checkpoint_bytes = 600_000  # about what one run of a benchmark question writes
-    mounted = mount_small_disk(disk, index_bytes + checkpoint_bytes // 2)
+    index_bytes = sum(folded(p) if p.suffix == ".sqlite" else p.stat().st_size
+                      for p in (bench.data_dir / "corpora").iterdir() if p.suffix in (".sqlite", ".json"))
+    # room for half of what the reference run wrote: the disk fills mid-run (its WAL grows before it is folded in)
+    checkpoint_bytes = bench.written.get("checkpoints.sqlite") or 600_000
+    mounted = mount_small_disk(disk, index_bytes + (checkpoint_bytes + bench.written.get("store.sqlite", 0)) // 2)
     data_dir = disk / "data" if mounted else scratch / "page-limited"
     copy_index(bench.data_dir, data_dir)
     env = child_env(data_dir)
@@ -386,6 +412,134 @@ def fault_model(bench: Bench, scratch: Path) -> dict[str, Any]:
             "deterministic engine"}
 
 
+def last_line(err: str) -> list[str]:
+    return err.strip().splitlines()[-1:]
+
+
+def scramble(path: Path) -> None:
+    """Overwrite every page after the first with noise: the file opens (header, schema) but its rows cannot be read."""
+    size = path.stat().st_size
+    with path.open("r+b") as handle:
+        handle.seek(4096)
+        handle.write(bytes((n * 131 + 7) % 256 for n in range(max(0, size - 4096))))
+
+
+def fresh_data_dir(bench: Bench, folder: Path, *files: str) -> Path:
+    """A data directory with the shared corpus index and copies of the shared ``files`` (their WAL folded in)."""
+    copy_index(bench.data_dir, folder)
+    for name in files:
+        folded(bench.data_dir / name)
+        (folder / name).write_bytes((bench.data_dir / name).read_bytes())
+    return folder
+
+
+def fault_start(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
+    """The disk is full before the run starts: one line and exit 2, then, with room again, the run as the reference.
+    Two ways: a tmpfs filled up (root only; the first write to fail is SQLite's), and the run lock's write failing
+    with ENOSPC (the write nothing else makes first)."""
+    rows = []
+    for how in ("tmpfs filled", "lock write ENOSPC"):
+        disk = scratch / f"full-at-start-{how.split()[0]}"
+        index_bytes = sum(p.stat().st_size for p in (bench.data_dir / "corpora").iterdir() if p.is_file())
+        mounted = how == "tmpfs filled" and mount_small_disk(disk, index_bytes + 4_000_000)
+        if how == "tmpfs filled" and not mounted:
+            continue
+        data_dir = fresh_data_dir(bench, disk / "data")
+        env = child_env(data_dir)
+        command = bench.run_command("fault-start")
+        try:
+            if mounted:
+                subprocess.run(["dd", "if=/dev/zero", f"of={disk / 'filler'}", "bs=4k"], capture_output=True)
+            else:
+                command = with_fault({"kind": "lock"}, *command[3:])
+            code, _, err, _ = run_to_end(command, env)
+            row: dict[str, Any] = {"fault": "disk full at start", "how": how, "first_exit": code,
+                                   "one_line": one_line_error(err), "said": last_line(err)}
+            (disk / "filler").unlink(missing_ok=True)
+            code, out, err, seconds = run_to_end(bench.run_command("fault-start"), env)
+            found = ending(out) if code == 0 else None
+            row.update(exit=code, exact=same(found, bench.reference), lost_data=found is None,
+                       seconds=round(seconds, 2), note="refused before its first step; with room again, run again")
+            rows.append(row)
+        finally:
+            if mounted:
+                subprocess.run(["umount", str(disk)], capture_output=True)
+    return rows
+
+
+def fault_store(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
+    """A store damaged under the run: its pages (read by the parallel gather branches) or its header."""
+    data_dir = fresh_data_dir(bench, scratch / "damaged-store", "store.sqlite")
+    store = data_dir / "store.sqlite"
+    scramble(store)
+    env = child_env(data_dir)
+    code, _, err, _ = run_to_end(bench.run_command("fault-store"), env)
+    row: dict[str, Any] = {"fault": "store pages damaged during gather", "first_exit": code,
+                           "one_line": one_line_error(err) and "store.sqlite" in err, "said": last_line(err)}
+    store.rename(store.with_name("store.sqlite.damaged"))  # the fix the line gives
+    for suffix in ("-wal", "-shm"):
+        store.with_name(store.name + suffix).unlink(missing_ok=True)
+    command = satiate("resume", "fault-store", "--json") if stored_checkpoints(data_dir, "fault-store") else \
+        bench.run_command("fault-store")
+    code, out, err, seconds = run_to_end(command, env)
+    found = ending(out) if code == 0 else None
+    row.update(exit=code, exact=same(found, bench.reference), lost_data=found is None, seconds=round(seconds, 2),
+               note="every page after the first overwritten; moved aside as the line says, then resumed")
+    rows = [row]
+
+    data_dir = fresh_data_dir(bench, scratch / "store-header", "store.sqlite")
+    with (data_dir / "store.sqlite").open("r+b") as handle:
+        handle.write(b"no longer an SQLite file" * 4)
+    code, out, err, seconds = run_to_end(bench.run_command("fault-store-header"), child_env(data_dir))
+    found = ending(out) if code == 0 else None
+    moved = sorted(path.name for path in data_dir.glob("store.sqlite.damaged-*"))
+    said = "moved aside" in err and any(name in err for name in moved)
+    note = f"moved aside to {moved[0] if moved else '?'}, and the run said so: {'yes' if said else 'no'}"
+    rows.append({"fault": "store header damaged", "exit": code, "exact": same(found, bench.reference),
+                 "lost_data": found is None, "seconds": round(seconds, 2), "note": note})
+    return rows
+
+
+def fault_checkpoints(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
+    """The checkpoints file emptied or damaged: a new run and ``list`` refuse it in one line; the fix, then a run."""
+    rows = []
+    for how, fix in (("emptied (0 bytes)", "rm"), ("pages damaged", "mv")):
+        data_dir = fresh_data_dir(bench, scratch / f"checkpoints-{fix}", "checkpoints.sqlite")
+        path = data_dir / "checkpoints.sqlite"
+        os.truncate(path, 0) if fix == "rm" else scramble(path)
+        env = child_env(data_dir)
+        code, _, err, _ = run_to_end(bench.run_command("fault-checkpoints"), env)
+        listed, listed_out, listed_err, _ = run_to_end(satiate("list"), env)
+        row: dict[str, Any] = {"fault": f"checkpoints {how}", "first_exit": code, "list_exit": listed,
+                               "one_line": one_line_error(err) and one_line_error(listed_err)
+                               and "checkpoints.sqlite" in err and "no runs stored" not in listed_out + listed_err,
+                               "said": last_line(err)}
+        path.rename(path.with_name("checkpoints.sqlite.damaged")) if fix == "mv" else path.unlink()
+        code, out, err, seconds = run_to_end(bench.run_command("fault-checkpoints"), env)
+        found = ending(out) if code == 0 else None
+        row.update(exit=code, exact=same(found, bench.reference), lost_data=found is None,
+                   seconds=round(seconds, 2), note=f"a new run and `list` refused (exit {row['first_exit']}, "
+                   f"{listed}); after `{fix}` as the line says, the run")
+        rows.append(row)
+    return rows
+
+
+def fault_input(bench: Bench, scratch: Path) -> list[dict[str, Any]]:
+    """Input refused before any run starts: a question of bytes that are not UTF-8, an infinite time budget."""
+    env = child_env(fresh_data_dir(bench, scratch / "input"))
+    cut = len(bench.question) // 2
+    not_utf8 = bench.question[:cut] + "\udcff\udcfe" + bench.question[cut:]  # the bytes 0xff 0xfe in argv
+    cases = (("question not UTF-8", satiate("run", not_utf8, *bench.flags, "--json")),
+             ("--max-execution-time-s inf", bench.run_command("fault-inf", "--max-execution-time-s", "inf")))
+    rows = []
+    for name, command in cases:
+        code, _, err, seconds = run_to_end(command, env)
+        rows.append({"fault": name, "exit": code, "one_line": code == 2 and one_line_error(err)
+                     and "thread:" not in err, "exact": None, "lost_data": False, "said": last_line(err),
+                     "seconds": round(seconds, 2), "note": "refused before a thread was made"})
+    return rows
+
+
 # --- the child: the CLI with a fault injected ------------------------------------------------------------------------
 def child(fault: dict[str, Any], argv: list[str]) -> int:
     if fault["kind"] == "search":
@@ -416,6 +570,22 @@ def child(fault: dict[str, Any], argv: list[str]) -> int:
             return connection
 
         sqlite3.connect = limited
+    elif fault["kind"] == "lock":  # the disk fills before the run lock's process ID is written
+        import errno
+
+        from satiate.graph.checkpoint import locks
+
+        class FullDisk:
+            def __init__(self, handle: Any) -> None:
+                self._handle = handle
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self._handle, name)
+
+            def flush(self) -> None:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        locks.open = lambda path, *args, **kwargs: FullDisk(open(path, *args, **kwargs))
     from satiate.graph.cli import main as cli_main
 
     return cli_main(argv)
@@ -449,7 +619,8 @@ def table(summary: dict[str, Any], kills: list[dict], faults: list[dict]) -> lis
             lines.append(f"| {row['fault']}{' (' + row['how'] + ')' if row.get('how') else ''} | "
                          f"{row.get('first_exit', row['exit'])}"
                          f"{' → ' + str(row['exit']) if 'first_exit' in row else ''}"
-                         f" | {'yes' if row.get('one_line', True) else 'no'} | {'yes' if row['exact'] else 'no'}"
+                         f" | {'yes' if row.get('one_line', True) else 'no'} | "
+                         f"{'–' if row['exact'] is None else 'yes' if row['exact'] else 'no'}"
                          f"{'' if row.get('exact_expected', True) else ' (not expected)'} | "
                          f"{'yes' if row['lost_data'] else 'no'} | {row.get('note', '')} |")
     bad = [row for row in killed if not row["exact"]]
@@ -518,8 +689,16 @@ def main(argv: list[str] | None = None) -> int:
                 rows = [fault_disk(bench, scratch)]
             elif name == "page":
                 rows = [fault_page(bench, scratch, rng)]
-            else:
+            elif name == "model":
                 rows = [fault_model(bench, scratch)]
+            elif name == "start":
+                rows = fault_start(bench, scratch)
+            elif name == "store":
+                rows = fault_store(bench, scratch)
+            elif name == "checkpoints":
+                rows = fault_checkpoints(bench, scratch)
+            else:
+                rows = fault_input(bench, scratch)
             fault_rows += rows
             for row in rows:
                 print(f"  fault {json.dumps(row)}", flush=True)

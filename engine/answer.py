@@ -236,6 +236,8 @@ def prose(text: str) -> bool:
 def readable_lines(sources: list[SourceRecord]) -> list[Line]:
     pool: list[Line] = []
     for source in sources:
+        if source.get("suspicious"):  # a source that tries to instruct the reader never supplies the answer
+            continue
         for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
             if claimable(sentence.text) and prose(sentence.text):
                 pool.append(Line(source, sentence.text, frozenset(stems(sentence.text)), position))

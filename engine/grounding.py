@@ -94,12 +94,14 @@ def gate_claims(
     contradictions: list[ContradictionDraft] | None = None,
 ) -> GateResult:
     """Apply both checks to every draft claim; ``sources`` is the store (keyed by canonical key)."""
-    by_id = {s["id"]: s for s in sources.values() if s.get("text")}
+    by_id = {s["id"]: s for s in sources.values() if s.get("text") and not s.get("suspicious")}
+    # A source that tries to instruct the reader never supplies a claim (design: invariants); citing it is no support.
+    instructing = {s["id"] for s in sources.values() if s.get("suspicious")}
     # Unresolved: both sides are contradicted. Resolved: only the side the evidence did not favour.
     disputed_ids = {i for c in contradictions or [] for i in c.source_ids if not c.resolved or i not in c.favoured_ids}
     result = GateResult(claims=[])
     for draft in drafts:
-        unknown = [i for i in draft.source_ids if i not in by_id]
+        unknown = [i for i in draft.source_ids if i not in by_id and i not in instructing]
         result.hallucinated_ids.extend(unknown)
         spans: list[SupportSpan] = []
         for source_id in dict.fromkeys(i for i in draft.source_ids if i in by_id):
@@ -110,7 +112,8 @@ def gate_claims(
                 spans.append(span)
         if not spans:
             reason = "hallucinated citation" if unknown and len(unknown) == len(draft.source_ids) else (
-                "no citation" if not draft.source_ids else "cited text does not support the claim"
+                "no citation" if not draft.source_ids else "it cites only a source that tries to instruct the reader"
+                if set(draft.source_ids) <= instructing | set(unknown) else "cited text does not support the claim"
             )
             result.cut.append({"claim": draft.claim, "source_ids": draft.source_ids, "reason": reason})
             continue

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -27,6 +28,31 @@ from satiate.nodes.reflect import make_reflect_node
 from satiate.nodes.synthesize import make_synthesize_node
 from satiate.state.schema import InputState, OutputState, ResearchState
 from satiate.state.settings import Settings
+
+
+class LateBranchFailure(logging.Filter):
+    """Drop the traceback Python logs when a parallel branch (a Send) fails after the run has already stopped.
+
+    When a step's branches fail together (a full disk or a damaged store under every gather), the first error ends
+    the run and LangGraph shuts its thread pool; a branch ending after that cannot save its error, and
+    ``concurrent.futures`` logs "exception calling callback" with ~40 lines of traceback before the run's one-line
+    error. That branch's writes are lost either way (a resume runs it again), and the first error says what to do.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, RuntimeError) and "cannot schedule new futures after shutdown" in str(error))
+
+
+_LATE_BRANCH_FAILURE = LateBranchFailure()
+
+
+def quiet_late_branch_failures() -> None:
+    """Install ``LateBranchFailure`` on the ``concurrent.futures`` logger (once per process)."""
+    logger = logging.getLogger("concurrent.futures")
+    if _LATE_BRANCH_FAILURE not in logger.filters:
+        logger.addFilter(_LATE_BRANCH_FAILURE)
+
 
 # Loops are bounded by the run's own budgets (cycles x rounds); this only guards against a routing bug.
 RECURSION_LIMIT = 2000
@@ -58,6 +84,7 @@ def build_graph(deps: Dependencies | None = None, *, checkpointer: Any = None, n
     one is writing it raises ThreadBusy instead of interleaving their checkpoints.
     """
     deps = complete(deps) if deps is not None else default_dependencies()
+    quiet_late_branch_failures()
     builder = StateGraph(ResearchState, context_schema=SatiateContext, input_schema=InputState,
                          output_schema=OutputState)
     builder.add_node("plan", make_plan_node(deps))

@@ -24,12 +24,17 @@ from satiate.state.updates import PlanUpdate
 
 
 class QuestionError(ValueError):
-    """The question is empty or too long."""
+    """The question is empty, too long, or not valid Unicode text."""
 
 
 def check_question(question: Any, max_chars: int) -> str:
     if not isinstance(question, str) or not question.strip():
         raise QuestionError("the question is empty: ask something, e.g. satiate run \"What is a Python generator?\"")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as exc:  # bytes that were not UTF-8 arrive as lone surrogates (surrogateescape)
+        raise QuestionError(f"the question is not valid text: character {exc.start + 1} is not Unicode (bytes that "
+                            "are not UTF-8, or a lone surrogate); type it again, or pass it as UTF-8") from None
     question = " ".join(question.split())
     if len(question) > max_chars:
         raise QuestionError(

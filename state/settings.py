@@ -54,7 +54,8 @@ def default_data_dir() -> str:
 class Settings(BaseModel):
     """Resolved settings of one research run. Field descriptions double as CLI help and the Studio form."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # allow_inf_nan=False: "inf" or "nan" as a time-out, a budget or a share is refused with the setting's name
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     # --- engine and sources -------------------------------------------------------------------------------------------
     llm: str = Field(
@@ -102,7 +103,7 @@ class Settings(BaseModel):
         "query.",
     )
     cache_ttl_s: float = Field(
-        86400.0, ge=0,
+        86400.0, ge=0, le=315_360_000,  # ten years
         description="How long search results and fetched pages are kept and reused, in seconds (24 h); 0: not at all.",
     )
 
@@ -184,7 +185,8 @@ class Settings(BaseModel):
         None, ge=1, le=100, description="Results kept per query; default from the tier (5/15/20)."
     )
     max_execution_time_s: float = Field(
-        120.0, gt=0, description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume)."
+        120.0, gt=0, le=2_592_000,
+        description="Hard wall-time budget in seconds, summed over the run's nodes (survives resume).",
     )
     token_budget: int = Field(
         250_000, ge=0, le=1_000_000_000,
@@ -238,6 +240,7 @@ class Settings(BaseModel):
     web_circuit_cooldown_s: float = Field(
         300.0,
         ge=0,
+        le=86_400,
         description="After circuit_consecutive_failures connection failures in a row (DNS, refused, unreachable) the "
         "web backend fails fast for this many seconds, so the chain falls back at once instead of retrying.",
     )

@@ -14,7 +14,8 @@ checkpoint grows with references, not with text. A text is deleted when its last
 delete``/``prune``); the search cache and page store are not texts and are never touched by that.
 
 The cache and pages are derived data (they save repeated work, never hold a result), so a damaged SQLite store file
-is moved aside and started afresh; the texts of unfinished runs go with it, and such a run says so when it resumes
+is moved aside (renamed ``store.sqlite.damaged-<UTC time>``, to salvage from) and a new one started, with a warning;
+the texts of unfinished runs stay in the old file, and such a run says so when it resumes
 (``satiate.tools.source_texts.TextsMissing``). ``StorageError`` and ``storage_fault`` name a file satiate cannot use
 (damaged, read-only, on a full disk) and the fix, for every SQLite file satiate keeps: this store, the checkpoints,
 the corpus indexes.
@@ -29,6 +30,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -157,6 +159,22 @@ def fault_kind(error: BaseException) -> str:
     return "other"
 
 
+FULL_BELOW_BYTES = 1 << 20  # a disk with less room than this is full for SQLite (a page, its WAL, its -shm file)
+
+
+def _no_room(path: Path) -> bool:
+    """Is the file system holding ``path`` (or its nearest existing folder) out of room? SQLite reports a write to
+    a full tmpfs (its shared-memory file) as a plain "disk I/O error"."""
+    folder = path if path.is_dir() else path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < FULL_BELOW_BYTES
+
+
 def _reason(error: BaseException) -> str:
     error = getattr(error, "orig", None) or error
     if isinstance(error, OSError) and error.strerror:
@@ -169,6 +187,8 @@ def storage_fault(path: Path, error: BaseException, *, damaged: str, read_only: 
     damaged file; ``read_only``: what still works when it cannot be written)."""
     reason = _reason(error)
     kind = fault_kind(error)
+    if kind == "other" and "disk i/o error" in reason.lower() and _no_room(path):
+        kind = "full"
     if kind == "unopenable" and path.parent.is_dir() and not os.access(path.parent, os.W_OK):
         kind, reason = "read_only", f"{reason}: its folder is read-only"  # SQLite cannot make its WAL files there
     elsewhere = "or use another data directory (--data-dir)"
@@ -191,6 +211,34 @@ def discard_sqlite_file(path: Path) -> None:
     take the room its rebuilt copy needs)."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged SQLite file (and its WAL, which holds its latest pages) to ``<name>.damaged-<UTC time>``
+    beside it, so whatever it held can still be salvaged; its shared-memory file is only an index of the WAL and is
+    removed. Returns the new name."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while target.exists():
+        number += 1
+        target = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    path.rename(target)
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        wal.rename(target.with_name(target.name + "-wal"))
+    path.with_name(path.name + "-shm").unlink(missing_ok=True)
+    return target
+
+
+def still_damaged(path: Path) -> bool:
+    """Is the file at ``path`` still the damaged one? Another process may have moved it aside and started a new
+    store there since this one found the damage: that one must be kept."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+            return connection.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    except sqlite3.DatabaseError:
+        return True
 
 
 @dataclass(frozen=True)
@@ -259,6 +307,7 @@ class Store:
         self._one_writer: Any = contextlib.nullcontext()
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.path: Path | None = None
+        self.moved_to: Path | None = None  # where a damaged SQLite store was moved aside to, when it was
         options: dict[str, Any] = {}
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
@@ -291,15 +340,25 @@ class Store:
             self._recreate_if_damaged(exc)
 
     def _recreate_if_damaged(self, error: SQLAlchemyError) -> None:
-        """A damaged SQLite store cannot be read anyway: start it afresh (the cached searches and pages come back by
-        themselves; an unfinished run whose texts it held says so when resumed). Any other fault (a full disk, a
-        read-only folder) is a StorageError naming the file."""
+        """A damaged SQLite store cannot be read anyway: move it aside (renamed, so it can be salvaged) and start a
+        new one, saying so (the cached searches and pages come back by themselves; an unfinished run whose texts it
+        held says so when resumed). Any other fault (a full disk, a read-only folder) is a StorageError naming the
+        file and the fix."""
         assert self.path is not None
         if fault_kind(error) != "damaged":
             raise storage_fault(self.path, error, damaged="") from None
         self.engine.dispose()
-        discard_sqlite_file(self.path)
-        logger.warning("the search cache %s was damaged (%s): started a new one", self.path, _reason(error))
+        self.moved_to = None
+        try:
+            if still_damaged(self.path):
+                self.moved_to = move_aside(self.path)
+        except FileNotFoundError:  # another process moved it aside first
+            pass
+        except OSError as exc:
+            raise storage_fault(self.path, exc, damaged="") from None
+        if self.moved_to is not None:
+            logger.warning("the store %s (search cache, pages, source texts) was damaged (%s): moved aside to %s; "
+                           "started a new one", self.path, _reason(error), self.moved_to)
         try:
             self._write(lambda connection: metadata.create_all(connection))
         except SQLAlchemyError as exc:

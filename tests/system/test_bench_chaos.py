@@ -39,3 +39,24 @@ def test_chaos_benchmark_smoke(tmp_path: Path) -> None:
     assert summary["faults"][1]["errors_on_record"] > 0  # failed searches are on record, not silent
     table = (out / "table.md").read_text()
     assert "| kills |" in table and "| fault |" in table and "python -m bench.chaos" in table
+
+
+def test_chaos_storage_and_input_faults_each_end_in_one_line(tmp_path: Path) -> None:
+    """Issue 24: the disk full at the start, a store damaged under the parallel gather (or in its header), the
+    checkpoints file emptied or damaged, a question that is not UTF-8, an infinite time budget: each ends in one
+    line (exit 2, no traceback) and, after the fix the line gives, the run ends as the reference."""
+    data = write_benchmark_data(tmp_path / "bench-data")
+    out = tmp_path / "results"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SATIATE_")}
+    command = [sys.executable, "-m", "bench.chaos", "--data", str(data), "--kills", "0", "--faults",
+               "start,store,checkpoints,input", "--out", str(out)]
+    completed = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    rows = json.loads((out / "summary.json").read_text())["faults"]
+    names = [row["fault"] for row in rows]
+    assert "disk full at start" in names and "store pages damaged during gather" in names
+    assert {"checkpoints emptied (0 bytes)", "question not UTF-8", "--max-execution-time-s inf"} <= set(names)
+    for row in rows:
+        assert row.get("one_line", True), row
+        assert row.get("first_exit", row["exit"]) == (0 if row["fault"] == "store header damaged" else 2), row
+        assert row["exact"] is not False and not row["lost_data"], row

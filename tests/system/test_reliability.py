@@ -6,6 +6,7 @@ integer settings too large to checkpoint (refused at start, not at the first che
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -50,11 +51,13 @@ def damage(path: Path, how: str) -> None:
     if how == "header":  # "file is not a database"
         with path.open("r+b") as handle:
             handle.write(b"this is no longer an SQLite file" * 4)
+    elif how == "pages":  # the header and schema read, the rows do not
+        scramble_pages(path)
     else:  # truncated mid-file: "database disk image is malformed"
         os.truncate(path, path.stat().st_size // 3)
 
 
-@pytest.mark.parametrize("how", ["header", "truncated"])
+@pytest.mark.parametrize("how", ["header", "truncated", "pages"])
 def test_a_damaged_checkpoint_store_is_one_line_naming_it_and_the_fix(capsys, corpus, finished, isolated_data_dir,
                                                                       how):
     store = checkpoint_path(isolated_data_dir)
@@ -65,6 +68,20 @@ def test_a_damaged_checkpoint_store_is_one_line_naming_it_and_the_fix(capsys, co
         code, _, err = run_cli(capsys, *command)
         assert code == 2, (command, err)
         assert_one_line(err, str(store), "is damaged", f"mv {store} {store}.damaged", ".recover")
+
+
+def test_an_emptied_checkpoint_store_is_refused_for_every_command_not_read_as_no_runs(capsys, corpus, finished,
+                                                                                      isolated_data_dir):
+    store = checkpoint_path(isolated_data_dir)
+    os.truncate(store, 0)
+    commands = [("list",), ("show", FINISHED), ("resume", FINISHED), ("delete", FINISHED),
+                ("run", QUESTION, "--corpus", str(corpus), "--backends", "corpus", "--thread-id", "new")]
+    for command in commands:
+        code, out, err = run_cli(capsys, *command)
+        assert code == 2, (command, err)
+        assert_one_line(err, str(store), "is empty (0 bytes)", f"rm {store}")
+        assert "no runs" not in out
+    assert store.stat().st_size == 0  # nothing was written into it
 
 
 # --- a read-only data directory ---------------------------------------------------------------------------------------
@@ -233,13 +250,35 @@ def test_a_damaged_corpus_index_is_rebuilt(capsys, caplog, corpus, finished, iso
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_a_damaged_search_cache_is_started_afresh(capsys, caplog, corpus, finished, isolated_data_dir):
+@pytest.mark.parametrize("how", ["header", "truncated"])
+def test_a_damaged_store_is_moved_aside_and_the_run_says_so(capsys, caplog, corpus, finished, isolated_data_dir, how):
     as_a_new_process()
-    damage(isolated_data_dir / "store.sqlite", "header")
-    code, out, err = research(capsys, corpus, "after-cache")
+    store = isolated_data_dir / "store.sqlite"
+    damage(store, how)
+    damaged_bytes = store.read_bytes()
+    code, out, err = research(capsys, corpus, f"after-store-{how}")
     assert code == 0, err
     assert json.loads(out)["answer"] == finished["answer"]
-    assert any("search cache" in message and "damaged" in message for message in caplog.messages)
+    [moved] = isolated_data_dir.glob("store.sqlite.damaged-*[0-9TZ]")
+    assert moved.read_bytes() == damaged_bytes  # kept to salvage from, not deleted
+    [said] = [message for message in caplog.messages if "was damaged" in message]
+    assert str(store) in said and f"moved aside to {moved}" in said
+    with sqlite3.connect(store) as db:  # the new store holds this run's texts
+        assert db.execute("SELECT count(*) FROM source_texts").fetchone()[0] > 0
+
+
+def test_a_store_moved_aside_by_another_process_is_not_moved_again(isolated_data_dir):
+    from satiate.tools.store import Store, default_store_url, move_aside, still_damaged
+
+    path = isolated_data_dir / "store.sqlite"
+    Store(default_store_url(isolated_data_dir)).engine.dispose()
+    assert not still_damaged(path)  # the healthy store another process started: left in place
+    damage(path, "header")
+    assert still_damaged(path)
+    moved = move_aside(path)
+    assert not path.exists() and moved.name.startswith("store.sqlite.damaged-")
+    damage_again = Store(default_store_url(isolated_data_dir))
+    assert damage_again.moved_to is None and path.exists()  # a new store, nothing moved
 
 
 # --- item 7 leftovers: the data directory, integer settings -----------------------------------------------------------
@@ -284,3 +323,154 @@ def test_a_huge_integer_flag_is_one_line_before_the_run_starts(capsys, corpus):
     line = assert_one_line(err, "token_budget")
     assert "resume" not in err and "thread:" not in err  # refused before any thread was made
     assert line.startswith("satiate: invalid setting")
+
+
+# --- issue 24: a disk full at the start of a run --------------------------------------------------------------------
+class FullDiskFile:
+    """A real file whose writes fail as on a full disk when flushed (what the OS says once the buffer reaches it)."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed through close()
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_disk_full_when_the_run_lock_is_written_is_one_line_naming_the_lock_file(capsys, corpus, finished,
+                                                                                  isolated_data_dir, monkeypatch):
+    from satiate.graph.checkpoint import locks
+
+    real_open = open
+    with monkeypatch.context() as patch:
+        patch.setattr(locks, "open", lambda path, *args, **kwargs: FullDiskFile(path) if args[:1] == ("a+",)
+                      else real_open(path, *args, **kwargs), raising=False)
+        code, _, err = research(capsys, corpus, "no-room")
+    assert code == 2
+    line = assert_one_line(err, str(isolated_data_dir / "running"), ".lock: the disk is full", "free space")
+    assert "resume" not in line and "thread:" not in err  # refused before the run started: nothing to resume
+    code, out, err = research(capsys, corpus, "no-room")  # with room again the same thread runs from the start
+    assert code == 0, err
+    assert json.loads(out)["answer"] == finished["answer"]
+
+
+def test_a_full_disk_at_start_on_a_real_small_disk_is_one_line(capsys, corpus, tmp_path):
+    with small_disk(tmp_path / "small-disk", "2m") as disk:
+        data_dir = disk / "data"
+        code, _, err = research(capsys, corpus, "with-room", "--data-dir", str(data_dir))
+        assert code == 0, err
+        subprocess.run(["dd", "if=/dev/zero", f"of={disk / 'filler'}", "bs=4k"], capture_output=True)
+        code, _, err = research(capsys, corpus, "without-room", "--data-dir", str(data_dir))
+        assert code == 2
+        assert_one_line(err, str(data_dir), "the disk is full", "free space")
+
+
+# --- issue 24: a storage fault under parallel gather branches ---------------------------------------------------------
+def test_a_storage_fault_in_parallel_gather_branches_is_one_line_without_tracebacks(capsys, caplog, corpus,
+                                                                                  isolated_data_dir, monkeypatch):
+    """Every branch of the first gather step fails on a full disk. The race that printed ~40 lines of traceback:
+    a branch's future is marked done, the run stops and shuts LangGraph's pool, and only then does the branch's
+    callback try to save its error. The callbacks are delayed here so that the race is always lost."""
+    import concurrent.futures
+    import time
+
+    from satiate.nodes import common
+    from satiate.tools.store import StorageError
+
+    store = isolated_data_dir / "store.sqlite"
+    failed: list[int] = []
+
+    def full_disk(_store, _texts):
+        failed.append(1)
+        if len(failed) > 1:
+            time.sleep(0.1)  # the other branches fail while the first error stops the run
+        raise StorageError(f"{store}: the disk is full (database or disk is full): free space on it", "full")
+
+    real_callbacks = concurrent.futures.Future._invoke_callbacks
+    late: list[object] = []
+
+    def late_callbacks(future):
+        if future._exception is not None and isinstance(future._exception, StorageError):
+            late.append(future)
+            if len(late) > 1:  # a later branch's worker is descheduled between "done" and its callbacks
+                time.sleep(0.3)
+        real_callbacks(future)
+
+    monkeypatch.setattr(common, "keep_texts", full_disk)
+    monkeypatch.setattr(concurrent.futures.Future, "_invoke_callbacks", late_callbacks)
+    code, _, err = research(capsys, corpus, "branches-fail")
+    time.sleep(0.5)  # the late callbacks run (and log, if they do) before the process would exit
+    assert len(failed) >= 2  # several branches of one step failed
+    assert code == 2
+    assert_one_line(err, str(store), "the disk is full", "then resume with: satiate resume branches-fail")
+    assert [record.getMessage() for record in caplog.records if record.name == "concurrent.futures"] == []
+
+
+def test_the_late_branch_filter_drops_only_the_shutdown_race():
+    import logging
+    import sys
+
+    from satiate.graph.builder import LateBranchFailure
+
+    def record(error: BaseException) -> logging.LogRecord:
+        try:
+            raise error
+        except BaseException:
+            exc_info = sys.exc_info()
+        return logging.LogRecord("concurrent.futures", logging.ERROR, __file__, 1, "exception calling callback for %r",
+                                 ("future",), exc_info)
+
+    late = LateBranchFailure()
+    assert not late.filter(record(RuntimeError("cannot schedule new futures after shutdown")))
+    assert late.filter(record(RuntimeError("something else broke")))
+    assert late.filter(record(ValueError("cannot schedule new futures after shutdown")))
+
+
+# --- issue 24: finite float settings, a question that is not Unicode --------------------------------------------------
+def float_settings() -> list[str]:
+    import typing
+
+    from satiate.state.settings import Settings
+
+    return [name for name, field in Settings.model_fields.items()
+            if float in (typing.get_args(field.annotation) or (field.annotation,))]
+
+
+@pytest.mark.parametrize("name", float_settings())
+def test_every_float_setting_is_finite_and_bounded(name):
+    from satiate.state.settings import Settings, SettingsError, resolve_settings
+
+    field = Settings.model_fields[name]
+    assert any(hasattr(rule, "le") or hasattr(rule, "lt") for rule in field.metadata), f"{name} has no upper bound"
+    for value in (float("inf"), float("-inf"), float("nan"), "inf", "NaN", 1e308):
+        with pytest.raises(SettingsError, match=name):
+            resolve_settings({name: value})
+    with pytest.raises(SettingsError, match=name):  # from the environment too
+        resolve_settings(environ={f"SATIATE_{name.upper()}": "inf"})
+
+
+def test_an_infinite_time_budget_flag_is_one_line_before_the_run_starts(capsys, corpus):
+    code, _, err = run_cli(capsys, "run", QUESTION, "--corpus", str(corpus), "--max-execution-time-s", "inf")
+    assert code == 2
+    line = assert_one_line(err, "max_execution_time_s", "finite")
+    assert "thread:" not in err and "resume" not in line
+
+
+def test_a_question_that_is_not_unicode_is_one_line_before_the_run_starts(capsys, corpus, isolated_data_dir):
+    from satiate.nodes.plan import QuestionError, check_question
+
+    question = b"Who founded the \xff\xfe kettle maker?".decode("utf-8", "surrogateescape")  # argv of bad bytes
+    with pytest.raises(QuestionError, match="character 17 is not Unicode"):
+        check_question(question, 4000)
+    with pytest.raises(QuestionError, match="not valid text"):
+        check_question("a lone \ud800 surrogate", 4000)
+    code, _, err = run_cli(capsys, "run", question, "--corpus", str(corpus), "--backends", "corpus")
+    assert code == 2
+    line = assert_one_line(err, "the question is not valid text", "UTF-8")
+    assert "thread:" not in err and "resume" not in line
+    assert not (isolated_data_dir / "checkpoints.sqlite").exists() or "no runs" in run_cli(capsys, "list")[2]

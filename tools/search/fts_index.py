@@ -14,7 +14,9 @@ import logging
 import os
 import re
 import sqlite3
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -46,6 +48,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 );
 """
 CHUNK_CHARS = 1500
+COMMIT_EVERY_PASSAGES = 2000  # a long first index commits this often, so a stopped run keeps what it indexed
+PROGRESS_AFTER_S = 2.0  # an index that takes longer than this says what it is doing ...
+PROGRESS_EVERY_S = 5.0  # ... and then again at most this often
+PARTIAL = "partial:"  # prefix of a unit's stored signature while it is being indexed
 EXACT_RERANK_POOL = 4  # candidates per wanted result that the exact-word re-ranking looks at
 
 
@@ -58,7 +64,10 @@ class Passage:
 
 
 def chunk_text(text: str, limit: int = CHUNK_CHARS) -> list[str]:
-    """Split long text at paragraph (then sentence) boundaries into pieces of about ``limit`` characters."""
+    """Split long text at paragraph (then sentence) boundaries into pieces of about ``limit`` characters.
+
+    A long paragraph is walked with a moving start offset, never re-sliced, so the work is linear in the text's
+    length: a 40 MB file with no blank line costs what the same words in paragraphs cost."""
     text = text.strip()
     if len(text) <= limit * 1.3:
         return [text] if text else []
@@ -67,22 +76,33 @@ def chunk_text(text: str, limit: int = CHUNK_CHARS) -> list[str]:
     for paragraph in (p.strip() for p in text.split("\n\n")):
         if not paragraph:
             continue
-        while len(paragraph) > limit:
-            cut = paragraph.rfind(". ", 0, limit)
-            cut = cut + 1 if cut > limit // 3 else limit
+        start, end = 0, len(paragraph)
+        while end - start > limit:
+            cut = paragraph.rfind(". ", start, start + limit)
+            cut = cut + 1 if cut > start + limit // 3 else start + limit
             if current:
                 pieces.append(current)
                 current = ""
-            pieces.append(paragraph[:cut].strip())
-            paragraph = paragraph[cut:].strip()
-        if current and len(current) + len(paragraph) + 2 > limit:
+            pieces.append(paragraph[start:cut].strip())
+            start = _skip_spaces(paragraph, cut, end)
+        rest = paragraph[start:] if start else paragraph
+        if not rest:
+            continue
+        if current and len(current) + len(rest) + 2 > limit:
             pieces.append(current)
-            current = paragraph
+            current = rest
         else:
-            current = f"{current}\n\n{paragraph}" if current else paragraph
+            current = f"{current}\n\n{rest}" if current else rest
     if current:
         pieces.append(current)
     return pieces
+
+
+def _skip_spaces(text: str, position: int, end: int) -> int:
+    """The first offset at or after ``position`` that is not whitespace (``end`` if none)."""
+    while position < end and text[position].isspace():
+        position += 1
+    return position
 
 
 def passages_of(doc_id: str, title: str, url: str, text: str) -> list[Passage]:
@@ -99,6 +119,34 @@ def fts_query(query: str) -> str:
     return " OR ".join(f'"{term}"' for term in terms[:32])
 
 
+def print_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class IndexProgress:
+    """Counts a sync's work and, once it has taken ``PROGRESS_AFTER_S``, reports it every ``PROGRESS_EVERY_S``: a
+    large first index is not silent."""
+
+    def __init__(self, name: str, unit_total: int, report: Callable[[str], None]) -> None:
+        self.name, self.unit_total, self.report = name, unit_total, report
+        self.units = self.passages = 0
+        self.started = self.last = time.monotonic()
+        self.spoke = False
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if now - self.started < PROGRESS_AFTER_S or (self.spoke and now - self.last < PROGRESS_EVERY_S):
+            return
+        self.last, self.spoke = now, True
+        self.report(f"indexing {self.name}: {self.passages:,} passages, {self.units:,} of {self.unit_total:,} files "
+                    "so far (what is indexed is kept if you stop)")
+
+    def done(self) -> None:
+        if self.spoke:
+            self.report(f"indexed {self.name}: {self.passages:,} passages from {self.units:,} files in "
+                        f"{time.monotonic() - self.started:.0f} s")
+
+
 def _locked(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
@@ -110,8 +158,9 @@ R = TypeVar("R")
 class FtsIndex:
     """The index file; safe to share between threads of one process and between processes (SQLite locking)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, report: Callable[[str], None] | None = None) -> None:
         self.path = path
+        self._report = report or print_to_stderr  # where a long index's progress lines go
         self._lock = threading.Lock()
         self._units: Units | None = None  # what the last sync indexed: what a damaged index is rebuilt from
         self.rebuilt: str | None = None  # why the index was rebuilt, when it was
@@ -228,35 +277,73 @@ class FtsIndex:
             return self._recovering(lambda: self._sync(units), resync=False)
 
     def _sync(self, units: Units) -> int:
-        connection = self._connection
+        """Delete what changed or went, then index the changed units in committed batches: a run stopped midway keeps
+        what it indexed, and the next sync goes on from there (a unit cut short is marked ``partial:``, its passages
+        kept, and only the passages it lacks are added)."""
         if not any(self._changes(units)):
             return 0
         with self._immediate():
             # decided again inside the write lock: another process may have synced meanwhile
             changed, removed = self._changes(units)
-            for unit in removed + changed:
+            stored = self._stored_signatures()
+            for unit in removed:
                 self._delete_unit(unit)
             for unit in changed:
-                signature, loader = units[unit]
-                seen: set[str] = set()
-                for passage in loader():
-                    if passage.doc_id in seen or not passage.text.strip():
-                        continue
-                    seen.add(passage.doc_id)
-                    cursor = connection.execute(
-                        "INSERT OR REPLACE INTO passages(unit, doc_id, title, url, text) VALUES (?,?,?,?,?)",
-                        (unit, passage.doc_id, passage.title, passage.url, passage.text),
-                    )
-                    connection.execute(
-                        "INSERT INTO passages_fts(rowid, title, text) VALUES (?,?,?)",
-                        (cursor.lastrowid, passage.title, passage.text),
-                    )
-                connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
+                if stored.get(unit) != PARTIAL + units[unit][0]:
+                    self._delete_unit(unit)
+        self._index_units(units, changed)
         return len(changed) + len(removed)
+
+    def _stored_signatures(self) -> dict[str, str]:
+        return dict(self._connection.execute("SELECT unit, signature FROM units"))
+
+    def _index_units(self, units: Units, changed: list[str]) -> None:
+        connection = self._connection
+        progress = IndexProgress(self.path.name, len(changed), self._report)
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for unit in changed:
+                signature, loader = units[unit]
+                row = connection.execute("SELECT signature FROM units WHERE unit=?", (unit,)).fetchone()
+                if row and row[0] == signature:  # another process indexed it meanwhile
+                    continue
+                connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, PARTIAL + signature))
+                for passage in loader():
+                    if passage.text.strip() and self._insert(unit, passage):
+                        progress.passages += 1
+                        if progress.passages % COMMIT_EVERY_PASSAGES == 0:
+                            connection.execute("COMMIT")  # what is indexed so far survives a stop
+                            progress.tick()
+                            connection.execute("BEGIN IMMEDIATE")
+                connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
+                progress.units += 1
+                progress.tick()
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:  # see _immediate: SQLite may have rolled back already
+                try:
+                    connection.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
+        progress.done()
+
+    def _insert(self, unit: str, passage: Passage) -> bool:
+        """Add one passage; False when its id is already indexed (a repeated id, or a passage kept from a stopped
+        sync)."""
+        cursor = self._connection.execute(
+            "INSERT OR IGNORE INTO passages(unit, doc_id, title, url, text) VALUES (?,?,?,?,?)",
+            (unit, passage.doc_id, passage.title, passage.url, passage.text),
+        )
+        if cursor.rowcount != 1:
+            return False
+        self._connection.execute("INSERT INTO passages_fts(rowid, title, text) VALUES (?,?,?)",
+                                 (cursor.lastrowid, passage.title, passage.text))
+        return True
 
     def _changes(self, units: Units) -> tuple[list[str], list[str]]:
         """Units whose signature differs from the index's (changed), and indexed units no longer present (removed)."""
-        stored = dict(self._connection.execute("SELECT unit, signature FROM units"))
+        stored = self._stored_signatures()
         changed = [u for u, (sig, _) in units.items() if stored.get(u) != sig]
         return changed, [u for u in stored if u not in units]
 
