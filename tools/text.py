@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+import pysbd
 
 from satiate.tools.text_safety import instruction_like
 
@@ -32,7 +35,9 @@ NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for"
 SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bounds the work a long document costs
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=[-*#•])")  # a blank line, or a line opening a list item or a heading
+_INNER_END = re.compile(r"[.!?][\"')\]]*\s")  # an end mark followed by more text: where a sentence may end
+SENTENCE_CACHE_TEXTS = 4096  # texts whose split is remembered: the pages and claims of a few runs
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
 
@@ -108,23 +113,45 @@ class Sentence:
 
 
 def sentences(text: str) -> list[Sentence]:
-    """Split text into sentences, keeping character offsets so a support span can point back into the source."""
+    """Split text into sentences, keeping character offsets so a support span can point back into the source.
+
+    Paragraphs and list items are split first (a blank line or a bulleted line ends a sentence whatever its
+    punctuation); pysbd then splits each block, knowing that the full stops in "Dr. J. R. Quill" or "St. Orren" end
+    no sentence. Cached by text: the same page is split by several readers in one run.
+    """
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE_TEXTS)
+def _sentences(text: str) -> tuple[Sentence, ...]:
     found: list[Sentence] = []
     position = 0
-    for block in re.split(r"\n\s*\n|\n(?=[-*#•])", text):
+    for block in _BLOCK_BREAK.split(text):
         block_start = text.find(block, position)
         position = block_start + len(block)
         cursor = 0
-        for piece in _SENTENCE_END.split(block):
-            offset = block.find(piece, cursor)
-            cursor = offset + len(piece)
+        for piece in _block_sentences(block):
             stripped = piece.strip()
+            offset = block.find(stripped, cursor)
+            if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere
+                continue
+            cursor = offset + len(stripped)
             if len(stripped) < 3:
                 continue
-            lead = piece.find(stripped)
-            start = block_start + offset + lead
+            start = block_start + offset
             found.append(Sentence(" ".join(stripped.split()), start, start + len(stripped)))
-    return found
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE_TEXTS)
+def _block_sentences(block: str) -> tuple[str, ...]:
+    """One paragraph's sentences as pysbd splits them; a block with no end mark inside it is one sentence as it is
+    (the common case for titles, claims and short snippets, and pysbd's per-call cost is not small)."""
+    if not _INNER_END.search(block.strip()):
+        return (block,)
+    # A fresh segmenter a call: pysbd keeps the text being split on the instance, so one shared by threads could mix
+    # two texts' spans.
+    return tuple(pysbd.Segmenter(language="en", clean=False).segment(block))
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
@@ -146,6 +173,7 @@ def normalize_query(query: str) -> str:
 
 
 MAX_NAME_WORDS = 8
+_INITIAL = re.compile(r"[A-Z]\.")  # "J." in "J. R. Quill"
 
 
 def entities(text: str) -> list[str]:
@@ -164,6 +192,9 @@ def entities(text: str) -> list[str]:
             is_cap = bool(clean) and clean[0].isupper() and not clean.isupper() or (clean.isupper() and len(clean) > 1)
             if is_cap:
                 run.append(clean)
+                continue
+            if _INITIAL.fullmatch(token) and index + 1 < len(tokens) and tokens[index + 1][:1].isupper():
+                run.append(token)  # an initial inside a name keeps its full stop: "Ann B. Vole"
                 continue
             if run and clean.lower() in NAME_CONNECTORS and index + 1 < len(tokens) and tokens[index + 1][:1].isupper():
                 run.append(clean)

@@ -1,0 +1,43 @@
+"""The text basics (tools/text.py): sentences split where sentences end, not at every full stop, with offsets that
+point back into the source; stems that meet across inflections without mangling short words."""
+
+from __future__ import annotations
+
+from satiate.tools.text import entities, sentences
+
+
+def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
+    text = "Dr. J. R. Quill met Ann B. Vole in St. Orren. The U.S. Navy sailed at 5 p.m. on Monday. G. Ferro left."
+    assert [s.text for s in sentences(text)] == [
+        "Dr. J. R. Quill met Ann B. Vole in St. Orren.",
+        "The U.S. Navy sailed at 5 p.m. on Monday.",
+        "G. Ferro left.",
+    ]
+
+
+def test_offsets_point_back_into_the_source_text():
+    text = "  Lina Moss founded the Orren Cider Works.\n\nIt   closed in 1931!  Was it rebuilt? No.\n- a listed item"
+    found = sentences(text)
+    assert [text[s.start : s.end] for s in found] == [
+        "Lina Moss founded the Orren Cider Works.", "It   closed in 1931!", "Was it rebuilt?", "No.", "- a listed item"
+    ]
+    assert found[1].text == "It closed in 1931!"  # whitespace inside a sentence is squeezed in its text only
+
+
+def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
+    text = "Early life\n\nVera Lind was born in Kesh\n- She studied law"
+    assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "- She studied law"]
+
+
+def test_the_same_text_split_twice_gives_equal_lists_the_caller_may_change():
+    text = "Tomas Reed painted. He sold nothing."
+    first = sentences(text)
+    first.pop()
+    assert len(sentences(text)) == 2
+
+
+def test_a_name_with_initials_stays_one_name():
+    names = entities("In spring Ann B. Vole met Dr. J. R. Quill in Orren. They spoke.")
+    assert "Ann B. Vole" in names
+    assert any(name.endswith("J. R. Quill") for name in names)
+    assert "Vole" not in names and "Quill" not in names
