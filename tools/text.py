@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pysbd
+import snowballstemmer
 
 from satiate.tools.text_safety import instruction_like
 
@@ -35,8 +36,10 @@ NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for"
 SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bounds the work a long document costs
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_STEMMER = snowballstemmer.stemmer("english")
 _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=[-*#•])")  # a blank line, or a line opening a list item or a heading
 _INNER_END = re.compile(r"[.!?][\"')\]]*\s")  # an end mark followed by more text: where a sentence may end
+STEM_CACHE_WORDS = 65_536  # distinct words whose stem is remembered
 SENTENCE_CACHE_TEXTS = 4096  # texts whose split is remembered: the pages and claims of a few runs
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
@@ -68,6 +71,7 @@ def _named_keyword(tokens: list[str], at: int) -> bool:
             and tokens[at + 1] in SYNTAX_NOUNS)
 
 
+# Irregular past forms Snowball cannot reach by suffix stripping, mapped to the verb they inflect.
 IRREGULAR = {
     "made": "make", "built": "build", "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
     "led": "lead", "held": "hold", "won": "win", "sold": "sell", "bought": "buy", "taught": "teach",
@@ -75,20 +79,16 @@ IRREGULAR = {
 }
 
 
+@functools.lru_cache(maxsize=STEM_CACHE_WORDS)
 def stem(term: str) -> str:
-    """A light suffix stripper so "makes", "made" and "making" meet "make" often enough for coverage checks.
+    """The Snowball (Porter 2) English stem, so "makes", "making" and "made" meet "make" in coverage checks.
 
-    Deliberately crude (a few irregular verbs, no dictionary): it only needs to be consistent on both sides of a
-    comparison.
+    Two things Snowball leaves to its caller: function words are not inflected forms ("this", "does" stay whole, where
+    suffix rules would make "thi" and "doe"), and an irregular verb's past form is not a suffix ("built" -> "build",
+    via ``IRREGULAR``). Cached: the stemmer is pure Python and the same few thousand words recur in every run.
     """
     term = IRREGULAR.get(term, term)
-    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
-        if term.endswith(suffix) and len(term) - len(suffix) >= 3 and not term.endswith("ss"):
-            term = term[: len(term) - len(suffix)] + keep
-            break
-    if term.endswith("e") and len(term) > 3:
-        term = term[:-1]
-    return term
+    return term if term in STOPWORDS else _STEMMER.stemWord(term)
 
 
 def stems(text: str) -> set[str]:

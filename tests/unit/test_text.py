@@ -3,7 +3,7 @@ point back into the source; stems that meet across inflections without mangling 
 
 from __future__ import annotations
 
-from satiate.tools.text import entities, sentences
+from satiate.tools.text import entities, sentences, stem, stems
 
 
 def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
@@ -41,3 +41,17 @@ def test_a_name_with_initials_stays_one_name():
     assert "Ann B. Vole" in names
     assert any(name.endswith("J. R. Quill") for name in names)
     assert "Vole" not in names and "Quill" not in names
+
+
+def test_inflections_meet_and_short_words_are_not_mangled():
+    assert stem("makes") == stem("making") == stem("made") == stem("make")
+    assert stem("founded") == stem("founding") == stem("founds")
+    assert stem("built") == stem("builds") and stem("wrote") == stem("writes")
+    assert stem("cities") == stem("city") and stem("studies") == stem("studied")
+    assert (stem("news"), stem("this"), stem("does"), stem("his")) == ("news", "this", "does", "his")
+    assert stem("news") != stem("new")
+
+
+def test_stems_of_a_sentence_and_its_paraphrase_overlap():
+    assert {stem("founded"), stem("cider")} <= stems("Lina Moss founds a cider works") & stems(
+        "The cider works were founded by Lina Moss")
