@@ -144,8 +144,9 @@ def roles(sentence: str, title: str = "") -> Roles:
     if verb is None:
         return Roles((), judged=False)
     subject, predicate = tokens[:verb], tokens[verb:]
-    # The subject slot is read as if mid-sentence, so a one-word name opening it ("Kesh drew ...") counts as a name.
-    named = [n for n in entities("and " + " ".join(subject)) if not n.lower().replace("’", "'").endswith("'s")]
+    named = [n for n in entities(" ".join(subject)) if not n.lower().replace("’", "'").endswith("'s")]
+    if not named and len(subject) == 1 and subject[0][:1].isupper() and subject[0].lower() not in STOPWORDS:
+        named = [subject[0]]  # a one-word name that is the whole subject ("Kesh drew ..."), which entities() skips
     passive = _passive(tokens, verb)
     agents: list[str] = []
     if not passive:
