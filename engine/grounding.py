@@ -33,23 +33,23 @@ class GateResult:
         return len(self.claims)
 
 
-def _windows(text: str) -> list[tuple[int, int]]:
-    """Passages a claim may rest on: each sentence, and each two adjacent ones."""
+def _windows(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Passages a claim may rest on: each sentence, and each two adjacent ones, with the sentences they hold."""
     passages = sentences(text)
-    windows = [(s.start, s.end) for s in passages]
-    windows += [(a.start, b.end) for a, b in zip(passages, passages[1:])]
-    return windows or [(0, len(text))]
+    windows = [(s.start, s.end, (s.text,)) for s in passages]
+    windows += [(a.start, b.end, (a.text, b.text)) for a, b in zip(passages, passages[1:])]
+    return windows or [(0, len(text), (text,))]
 
 
-def _overlaps(claim: str, text: str, title: str) -> list[SupportSpan]:
+def _overlaps(claim: str, text: str, title: str) -> list[tuple[SupportSpan, tuple[str, ...]]]:
     """Every passage of ``text`` with the share of the claim's content words it covers, best first (ties: first)."""
     claim_terms = stems(claim) - stems(title) if title else stems(claim)
     if not claim_terms:
         return []
-    spans = [SupportSpan(source_id="", start=start, end=end,
-                         overlap=round(len(claim_terms & stems(text[start:end])) / len(claim_terms), 3))
-             for start, end in _windows(text)]
-    return sorted(spans, key=lambda span: -span["overlap"])
+    spans = [(SupportSpan(source_id="", start=start, end=end,
+                          overlap=round(len(claim_terms & stems(text[start:end])) / len(claim_terms), 3)), held)
+             for start, end, held in _windows(text)]
+    return sorted(spans, key=lambda pair: -pair[0]["overlap"])
 
 
 def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
@@ -58,7 +58,7 @@ def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
     The page's title counts as part of every passage: "Its breakwater is 17 metres high" on the page "Harbor of
     Velmora" supports "Harbor of Velmora's breakwater is 17 metres high"."""
     spans = _overlaps(claim, text, title)
-    return spans[0] if spans else None
+    return spans[0][0] if spans else None
 
 
 def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpan | None:
@@ -69,13 +69,12 @@ def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpa
     rest on "Bo Wren was the daughter of the mayor Ada Wren", though every word and name is there."""
     title = clean_title(source.get("title", ""))
     text = source["text"]
-    for span in _overlaps(claim, text, source.get("title", "")):
+    for span, held in _overlaps(claim, text, source.get("title", "")):
         if span["overlap"] < min_overlap:
             break
-        passage = text[span["start"] : span["end"]]
-        if not numbers(claim) <= numbers(passage):
+        if not numbers(claim) <= numbers(text[span["start"] : span["end"]]):
             continue
-        if role_problem(claim, [(s.text, title) for s in sentences(passage)]) is not None:
+        if role_problem(claim, [(sentence, title) for sentence in held]) is not None:
             continue
         span["source_id"] = source["id"]
         return span
