@@ -55,3 +55,11 @@ def test_inflections_meet_and_short_words_are_not_mangled():
 def test_stems_of_a_sentence_and_its_paraphrase_overlap():
     assert {stem("founded"), stem("cider")} <= stems("Lina Moss founds a cider works") & stems(
         "The cider works were founded by Lina Moss")
+
+
+def test_a_paragraph_with_no_abbreviation_shaped_word_splits_as_one_with_them_does():
+    plain = "Lina Moss founded the cider works in 1901. Tomas Reed ran them until 1931. The works closed."
+    shaped = "Lina Moss founded the cider works in 1901. Capt. Tomas Reed ran them until 1931. The works closed."
+    assert [s.text for s in sentences(plain)] == [
+        "Lina Moss founded the cider works in 1901.", "Tomas Reed ran them until 1931.", "The works closed."]
+    assert [s.text for s in sentences(shaped)][1] == "Capt. Tomas Reed ran them until 1931."
