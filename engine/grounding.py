@@ -3,7 +3,8 @@
 Two checks, both mechanical and run on every synthesis whatever engine wrote it:
 1. every cited id resolves to a stored source with read text (an unknown id is a hallucinated citation);
 2. the cited text supports the claim: enough of the claim's content words, and every number it states, occur in one
-   passage of the source; the best passage's span is recorded.
+   passage of the source, and that passage gives the names the claim makes act the same part (``engine.roles``);
+   the best such passage's span is recorded.
 Citations that fail are removed; a claim left with none is cut. Nothing is shipped silently: each cut is reported.
 """
 
@@ -12,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from satiate.engine.roles import role_problem
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
-from satiate.tools.text import content_terms, entities, jaccard, numbers, sentences, stems
+from satiate.tools.text import clean_title, content_terms, entities, jaccard, numbers, sentences, stems
 
 PRIMARY_SOURCE_TYPES = frozenset({"primary", "official", "peer"})
 
@@ -31,38 +33,52 @@ class GateResult:
         return len(self.claims)
 
 
+def _windows(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Passages a claim may rest on: each sentence, and each two adjacent ones, with the sentences they hold."""
+    passages = sentences(text)
+    windows = [(s.start, s.end, (s.text,)) for s in passages]
+    windows += [(a.start, b.end, (a.text, b.text)) for a, b in zip(passages, passages[1:])]
+    return windows or [(0, len(text), (text,))]
+
+
+def _overlaps(claim: str, text: str, title: str) -> list[tuple[SupportSpan, tuple[str, ...]]]:
+    """Every passage of ``text`` with the share of the claim's content words it covers, best first (ties: first)."""
+    claim_terms = stems(claim) - stems(title) if title else stems(claim)
+    if not claim_terms:
+        return []
+    spans = [(SupportSpan(source_id="", start=start, end=end,
+                          overlap=round(len(claim_terms & stems(text[start:end])) / len(claim_terms), 3)), held)
+             for start, end, held in _windows(text)]
+    return sorted(spans, key=lambda pair: -pair[0]["overlap"])
+
+
 def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
     """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words.
 
     The page's title counts as part of every passage: "Its breakwater is 17 metres high" on the page "Harbor of
     Velmora" supports "Harbor of Velmora's breakwater is 17 metres high"."""
-    claim_terms = stems(claim) - stems(title) if title else stems(claim)
-    if not claim_terms:
-        return None
-    passages = sentences(text)
-    windows = [(s.start, s.end) for s in passages]
-    windows += [(a.start, b.end) for a, b in zip(passages, passages[1:])]
-    if not windows:
-        windows = [(0, len(text))]
-    best: SupportSpan | None = None
-    for start, end in windows:
-        window_terms = stems(text[start:end])
-        overlap = len(claim_terms & window_terms) / len(claim_terms)
-        if best is None or overlap > best["overlap"] + 1e-9:
-            best = SupportSpan(source_id="", start=start, end=end, overlap=round(overlap, 3))
-    return best
+    spans = _overlaps(claim, text, title)
+    return spans[0][0] if spans else None
 
 
 def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpan | None:
-    """The support span if the source's text supports the claim, else None."""
-    span = best_support(claim, source["text"], source.get("title", ""))
-    if span is None or span["overlap"] < min_overlap:
-        return None
-    passage = source["text"][span["start"] : span["end"]]
-    if not numbers(claim) <= numbers(passage):
-        return None
-    span["source_id"] = source["id"]
-    return span
+    """The support span if the source's text supports the claim, else None.
+
+    The best passage that carries ``min_overlap`` of the claim's words, every number it states, and gives each name
+    the claim makes act the same part (``engine.roles``): "Ada Wren was the daughter of the mayor Ada Wren" does not
+    rest on "Bo Wren was the daughter of the mayor Ada Wren", though every word and name is there."""
+    title = clean_title(source.get("title", ""))
+    text = source["text"]
+    for span, held in _overlaps(claim, text, source.get("title", "")):
+        if span["overlap"] < min_overlap:
+            break
+        if not numbers(claim) <= numbers(text[span["start"] : span["end"]]):
+            continue
+        if role_problem(claim, [(sentence, title) for sentence in held]) is not None:
+            continue
+        span["source_id"] = source["id"]
+        return span
+    return None
 
 
 def independent(a: SourceRecord, b: SourceRecord) -> bool:
@@ -140,10 +156,12 @@ def sentence_support_problem(claim: str, cited: list[str], min_overlap: float) -
     """Why ``claim`` does not rest on exactly the ``cited`` sentences, or None when it does.
 
     A model shown numbered sentences names the ones each claim restates; the claim is checked against those sentences
-    alone, not the rest of their pages: every number it states and every name it gives must occur in them, and at
-    least ``min_overlap`` of its content words. A paraphrase passes; an invented, swapped or off-topic fact does not,
-    and neither does a bare word lifted from a sentence: a claim restates enough of one cited sentence
-    (``STATEMENT_MIN_COVERAGE`` of its content words, ``STATEMENT_MIN_TERMS`` at least) to stand as a statement.
+    alone, not the rest of their pages: every number it states and every name it gives must occur in them, at least
+    ``min_overlap`` of its content words, and a name it makes act must act in them (``engine.roles``); a sentence may
+    carry its page's title as a label ("Orren Festival: It was first held in 1901."). A paraphrase passes; an
+    invented, swapped or off-topic fact does not, and neither does a bare word lifted from a sentence: a claim
+    restates enough of one cited sentence (``STATEMENT_MIN_COVERAGE`` of its content words, ``STATEMENT_MIN_TERMS``
+    at least) to stand as a statement.
     """
     text = " ".join(cited)
     if not text.strip():
@@ -168,4 +186,11 @@ def sentence_support_problem(claim: str, cited: list[str], min_overlap: float) -
     coverage = max(len(terms & stems(sentence)) / (len(stems(sentence)) or 1) for sentence in cited)
     if coverage < STATEMENT_MIN_COVERAGE:
         return "it restates too little of the sentence it cites to stand as a statement"
-    return None
+    return role_problem(claim, [labelled(passage) for passage in cited])
+
+
+def labelled(passage: str) -> tuple[str, str]:
+    """(sentence, title) of a cited passage shown as "Orren Festival: It was first held in 1901.": the label names
+    what a sentence opening with "It" or "The festival" is about."""
+    label, colon, sentence = passage.partition(": ")
+    return (sentence, label) if colon and sentence else (passage, "")

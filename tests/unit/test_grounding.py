@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from satiate.engine.grounding import gate_claims, verification_tag
+from satiate.engine.grounding import gate_claims, sentence_support_problem, supports, verification_tag
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 
 
@@ -72,3 +72,36 @@ def test_disputed_claims_are_tagged_contradicted_on_the_losing_side_only():
     open_dispute = [ContradictionDraft(topic="founding year", resolution="equal", source_ids=["S2", "S3"],
                                        resolved=False)]
     assert gate_claims(drafts, STORE, 0.6, open_dispute).claims[0]["verification"] == "contradicted"
+
+
+# --- roles, not only words -------------------------------------------------------------------------------------------
+FAMILY = source("S6", "Bo Wren was the daughter of the late mayor Ada Wren. She ran the Kesh cider mill.", "url:wren",
+                title="Bo Wren")
+FESTIVAL = source("S7", "The Orren Festival is a folk fair in Kesh. It was first held in 1901. The festival drew 4,000 "
+                  "visitors in 1950.", "url:fest", title="Orren Festival")
+
+
+def test_a_claim_that_gives_one_person_what_the_source_says_of_another_is_cut() -> None:
+    swapped = ClaimDraft(claim="Ada Wren was the daughter of the late mayor Ada Wren.", source_ids=["S6"])
+    faithful = ClaimDraft(claim="Bo Wren was the daughter of the late mayor Ada Wren.", source_ids=["S6"])
+    result = gate_claims([swapped, faithful], {"url:wren": FAMILY}, 0.6)
+    assert [c["claim"] for c in result.claims] == [faithful.claim]
+    assert result.cut[0]["claim"] == swapped.claim
+    assert supports(swapped.claim, FAMILY, 0.6) is None  # every word and name is there: only the roles differ
+
+
+def test_a_restatement_that_names_the_page_for_it_or_the_festival_is_kept() -> None:
+    for claim, sentence in (("The Orren Festival was first held in 1901.", "It was first held in 1901."),
+                            ("The Orren Festival drew 4,000 visitors in 1950.", "The festival drew 4,000 visitors")):
+        span = supports(claim, FESTIVAL, 0.6)
+        assert span is not None and FESTIVAL["text"][span["start"]:span["end"]].startswith(sentence)
+    assert supports("Kesh drew 4,000 visitors in 1950.", FESTIVAL, 0.6) is None  # the fair drew them, not the town
+
+
+def test_the_sentence_check_reads_roles_with_the_title_label_the_model_was_shown() -> None:
+    cited = ["Orren Festival: It was first held in 1901.", "Orren Festival: The festival drew 4,000 visitors in 1950."]
+    assert sentence_support_problem("The Orren Festival drew 4,000 visitors in 1950.", cited, 0.6) is None
+    assert "Kesh" in (sentence_support_problem("Kesh drew 4,000 visitors in 1950.", cited, 0.6) or "")
+    family = ["Bo Wren: Bo Wren was the daughter of the late mayor Ada Wren."]
+    assert sentence_support_problem("Ada Wren was the daughter of the late mayor Ada Wren.", family, 0.6) is not None
+    assert sentence_support_problem("Bo Wren was the daughter of the late mayor Ada Wren.", family, 0.6) is None

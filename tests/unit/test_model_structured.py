@@ -104,6 +104,30 @@ def test_unusable_answers_raise_a_problem_worded_for_the_model(reply: str, fragm
         parse_structured(reply, PlanResponse)
 
 
+@pytest.mark.parametrize("reply", [
+    '{"queries": [{"query": "orren cider press", "angle": "entity"},],}',  # trailing commas
+    "{'queries': [{'query': 'orren cider press', 'angle': 'entity'}]}",  # single quotes
+    '{"queries": [{"query": "orren cider press", "angle": "entity"}]',  # the closing brace is missing
+])
+def test_a_scripted_malformed_reply_is_repaired_on_the_first_call(reply: str) -> None:
+    parsed = parse_structured(reply, PlanResponse)
+    assert [(q.query, q.angle) for q in parsed.value.queries] == [("orren cider press", "entity")]
+    assert "json_repaired" in parsed.repairs
+    model = ScriptedChatModel([reply])
+    answer = call_structured(model, PlanResponse, PROMPT, max_retries=0)  # no re-ask is needed
+    assert answer.value == parsed.value and answer.calls == 1
+
+
+def test_a_reply_that_stays_invalid_after_repair_is_a_typed_error_not_a_guess() -> None:
+    # json-repair mends this bracket into some object; the schema, not the repair, decides it is unusable.
+    with pytest.raises(OutputInvalid, match="queries: Field required"):
+        parse_structured("{ plans :::: ??? }", PlanResponse)
+    model = ScriptedChatModel(["{ plans :::: ??? }"])
+    with pytest.raises(CallFailed) as failed:
+        call_structured(model, PlanResponse, PROMPT, max_retries=0)
+    assert failed.value.failure.kind == "model_output_invalid"
+
+
 # --- the bounded re-ask loop -----------------------------------------------------------------------------------------
 def test_invalid_answer_is_re_asked_with_the_validation_error_fed_back() -> None:
     model = ScriptedChatModel(['{"queries": "none"}', '{"queries": [{"query": "python generator"}]}'])

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import json_repair
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, ValidationError
@@ -38,8 +39,6 @@ _CLOSED_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1\s*>", re.S 
 _STRAY_CLOSE = re.compile(r"^.*?</(?:think|thinking|reasoning)\s*>", re.S | re.I)
 _OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[ \t]*\n?(.*?)(?:```|\Z)", re.S)
-_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
-_JSON_LITERALS = frozenset({"true", "false", "null"})
 MAX_JSON_STARTS = 20  # candidate '{' / '[' positions tried before giving up
 MAX_FIX_PASSES = 10  # validation/repair passes per answer
 FEEDBACK_ECHO_CHARS = 1500  # how much of a rejected answer is shown back to the model
@@ -106,90 +105,10 @@ def balanced_span(text: str, start: int) -> str:
     return text[start:]
 
 
-def _drop_trailing_comma(out: list[str]) -> None:
-    while out and out[-1].isspace():
-        out.pop()
-    if out and out[-1] == ",":
-        out.pop()
-
-
 def repair_json(text: str) -> str:
-    """Turn near-JSON into JSON: quotes, Python literals, bare keys and words, comments, trailing commas, cut-off
-    ends."""
-    out: list[str] = []
-    stack: list[str] = []
-    quote: str | None = None
-    index, size = 0, len(text)
-    while index < size:
-        char = text[index]
-        if quote:
-            if char == "\\" and index + 1 < size:
-                nxt = text[index + 1]
-                out.append("'" if quote == "'" and nxt == "'" else char + nxt)
-                index += 2
-                continue
-            if char == quote:
-                out.append('"')
-                quote = None
-            elif char == '"':
-                out.append('\\"')
-            elif char == "\n":
-                out.append("\\n")
-            else:
-                out.append(char)
-            index += 1
-            continue
-        if char in "\"'“":
-            quote = "”" if char == "“" else char
-            out.append('"')
-            index += 1
-            continue
-        if text.startswith("//", index):
-            newline = text.find("\n", index)
-            index = size if newline < 0 else newline
-            continue
-        if text.startswith("/*", index):
-            end = text.find("*/", index + 2)
-            index = size if end < 0 else end + 2
-            continue
-        if char in "{[":
-            stack.append("}" if char == "{" else "]")
-            out.append(char)
-        elif char in "}]":
-            _drop_trailing_comma(out)
-            if stack and stack[-1] == char:
-                stack.pop()
-            out.append(char)
-        elif char.isalpha() or char == "_":
-            end = index
-            while end < size and (text[end].isalnum() or text[end] in "_-"):
-                end += 1
-            word = text[index:end]
-            after = end
-            while after < size and text[after] in " \t":
-                after += 1
-            if after < size and text[after] == ":":
-                out.append(json.dumps(word))  # a bare key
-            elif word in _PY_LITERALS:
-                out.append(_PY_LITERALS[word])
-            elif word in _JSON_LITERALS:
-                out.append(word)
-            else:
-                out.append(json.dumps(word))  # a bare one-word value, e.g. {"tier": simple}
-            index = end
-            continue
-        else:
-            out.append(char)
-        index += 1
-    if quote:
-        out.append('"')
-    repaired = "".join(out).rstrip()
-    # An answer cut off after a key, inside a key, or after a comma: drop the dangling part, then close the brackets.
-    repaired = re.sub(r',?\s*"(?:[^"\\]|\\.)*"\s*:\s*$', "", repaired)
-    if stack and stack[-1] == "}":
-        repaired = re.sub(r'(?:(?<=\{)|,)\s*"(?:[^"\\]|\\.)*"$', "", repaired)
-    repaired = re.sub(r",\s*$", "", repaired)
-    return repaired + "".join(reversed(stack))
+    """Near-JSON made JSON by json-repair: single quotes, Python literals, bare keys and words, comments, trailing
+    commas, unescaped inner quotes, an answer cut off mid-object. What it cannot mend still fails to validate."""
+    return json_repair.repair_json(text, skip_json_loads=True, ensure_ascii=False)
 
 
 def find_json(text: str) -> tuple[Any, list[str]]:
@@ -209,9 +128,11 @@ def find_json(text: str) -> tuple[Any, list[str]]:
         except (json.JSONDecodeError, ValueError):
             pass
         try:
-            return json.loads(repair_json(span), strict=False), [*extracted, "json_repaired"]
+            repaired = json.loads(repair_json(span), strict=False)
         except (json.JSONDecodeError, ValueError):
             continue
+        if isinstance(repaired, dict | list):  # a bracket that mends to a bare string or number was no JSON value
+            return repaired, [*extracted, "json_repaired"]
     shown = stripped[:120].replace("\n", " ")
     raise OutputInvalid(f"the reply contains no JSON object (it starts: {shown!r})" if shown else "the reply was empty")
 

@@ -1,0 +1,178 @@
+"""Who a sentence says something of: the names on the agent side of its main verb.
+
+Word overlap cannot tell "Bo Wren was the daughter of the mayor Ada Wren" from "Ada Wren was the daughter of the mayor
+Ada Wren": the same words, the same names. What differs is which name stands before the verb. With no parser, the
+main verb is found from closed-class words (auxiliaries) and verb forms, and roles follow general rules of English
+clause structure:
+- in an active clause the names before the main verb are its agent side ("Lina Moss founded the works");
+- in a passive clause (a form of "be" and a participle) the names before the verb were acted on, and a name after
+  "by" is the agent ("The works were founded by Lina Moss");
+- a clause whose subject names no one but is a pronoun ("It", "She") or a description whose noun is in its page's
+  title ("The festival" on the page "Orren Festival") is said of the page's subject;
+- an opening phrase set off by a comma ("In 1901, ...", "After the flood, ...") is not the subject, and a relative
+  clause set off by commas (", who was born in Kesh,") is not the main verb.
+Limits: only the first clause's verb is found, so a second clause's subject counts as the first one's object; a
+possessive name ("Kesh's mayor") qualifies the subject rather than acting, so it is not given a role; a sentence
+whose verb is not found is not judged. The check cuts only on evidence of a swap, never for want of analysis.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from satiate.tools.text import IRREGULAR, STOPWORDS, entities, stems
+
+BE_FORMS = frozenset("am is are was were be been being".split())
+AUXILIARIES = BE_FORMS | frozenset("has have had will would shall should can could may might must do does did".split())
+# Words that may stand between an auxiliary and its participle ("was first held", "has since been renamed").
+INTERVENING = frozenset("first also not never later then once still often originally again only already since "
+                        "subsequently jointly formally officially".split())
+# After these a past form describes a noun ("the renamed fair", "a noted painter") instead of being the verb.
+NOUN_MARKERS = frozenset("the a an this that these those its his her their our my your whose of in on at for with by "
+                         "to from and or".split())
+# A sentence opening with one of these starts with a phrase, not its subject, when a comma closes the phrase.
+PHRASE_OPENERS = frozenset("in on at after before during since when while although though as because following with "
+                           "without under upon from for until despite unlike like once by between within".split())
+REFERRING_PRONOUNS = frozenset("it its he his she her they their this".split())
+SUBJECT_PRONOUNS = frozenset("it he she they".split())
+# Simple past forms that are not "-ed": the commonest irregular verbs of narrative and encyclopedic prose.
+IRREGULAR_PASTS = frozenset("""
+    became began bore bought brought built came caught chose drew drove fell felt fought found flew forgot gave got
+    grew had heard held hid kept knew laid led left lent lost made meant met paid ran rang rose said sang sat saw
+    sent set shot showed slept sold spent spoke spun stood stole struck swore taught thought threw told took understood
+    went won wore wrote
+""".split())
+DEFINITE_OPENERS = frozenset("the this that these those its his her their".split())
+PARTICIPLES = frozenset({"born", "done", "seen", "shown", "grown", "drawn", "chosen", "sworn", "driven", "spoken",
+                         "broken", "frozen", "stolen", "hidden", "ridden", "won", "run", "set", "put", "cut", "hit"})
+# Lower-case words ending in s that are no verb even right after a name ("Kesh as well", "Ada Wren perhaps").
+NEVER_VERBS = frozenset("as thus this its his hers theirs ours yours whereas towards perhaps besides always".split())
+# A relative clause set off by commas describes the subject; the main verb comes after it.
+_RELATIVE = re.compile(r",\s+(?:who|which|whose|whom)\b[^,]*,")
+_TOKEN = re.compile(r"[\w'’.-]+|[,;:]")
+_BY_AGENT = re.compile(r"\bby ((?:the )?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|de|van|von))*)")  # "by Lina Moss"
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The names a sentence puts on its agent side, and whether its verb was found (else nothing is judged)."""
+
+    agents: tuple[str, ...]
+    judged: bool
+
+
+def name_words(name: str) -> frozenset[str]:
+    """A name compared by its words: "The Orren Festival" and "Orren Festival" are one name."""
+    words = [w for w in re.findall(r"[\w.]+", name.lower().replace("’", "'").removesuffix("'s")) if w != "the"]
+    return frozenset(w.rstrip(".") for w in words if w.rstrip("."))
+
+
+def same_name(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One name, possibly shortened on one side ("Quill" for "J. R. Quill"); two people who share a surname are two."""
+    return bool(a) and bool(b) and (a <= b or b <= a)
+
+
+def _participle(word: str) -> bool:
+    return word in IRREGULAR or word in PARTICIPLES or (len(word) > 3 and word.endswith("ed")) or (
+        len(word) > 4 and word.endswith(("en", "wn")) and word not in INTERVENING)
+
+
+def _main_verb(tokens: list[str]) -> int | None:
+    """Index of the clause's main verb (the auxiliary where there is one), or None when none is recognisable."""
+    for index, token in enumerate(tokens):
+        if index == 0 or not token[:1].islower():
+            continue
+        previous = tokens[index - 1]
+        if token in AUXILIARIES:
+            return index
+        past = _participle(token) or token in IRREGULAR_PASTS
+        if past and previous.lower() not in NOUN_MARKERS and previous != ",":
+            return index
+        # A present-tense verb right after a name or a pronoun: "Ada Wren owns", "It hosts" (not "The works").
+        after_name = previous[:1].isupper() and (
+            previous.lower() not in STOPWORDS or previous.lower() in SUBJECT_PRONOUNS)
+        if (after_name and token.endswith("s") and not token.endswith("ss") and len(token) > 3
+                and not previous.lower().endswith(("'s", "’s")) and token not in NEVER_VERBS):
+            return index
+    return None
+
+
+def _clause(sentence: str) -> list[str]:
+    sentence = _RELATIVE.sub("", sentence)
+    # A full stop ends a word, except an initial's ("J. R. Quill"), which belongs to a name.
+    tokens = [t if re.fullmatch(r"[A-Z]\.", t) else t.rstrip(".") or t for t in _TOKEN.findall(sentence)]
+    if tokens and tokens[0].lower() in PHRASE_OPENERS and "," in tokens:
+        tokens = tokens[tokens.index(",") + 1:]
+    return tokens
+
+
+def _passive(tokens: list[str], verb: int) -> bool:
+    """A form of "be" (possibly after "has"/"will"), then a participle: "was founded", "has been renamed"."""
+    seen_be = False
+    for token in tokens[verb:]:
+        word = token.lower()
+        if word in BE_FORMS:
+            seen_be = True
+        elif word in AUXILIARIES or word in INTERVENING or word.endswith("ly"):
+            continue
+        else:
+            return seen_be and _participle(word)
+    return False
+
+
+def _refers_to_title(subject: list[str], title: str) -> bool:
+    """A subject that names no one stands for the page's subject when it is a pronoun or a description whose noun is
+    in the title ("It", "The festival" on the page "Orren Festival")."""
+    words = [t.lower() for t in subject if t not in ",;:"]
+    if not words or not title:
+        return False
+    if words[0] in REFERRING_PRONOUNS and len(words) == 1:
+        return True
+    if words[0] in REFERRING_PRONOUNS | DEFINITE_OPENERS:
+        return bool(stems(" ".join(words[1:])) & stems(title))
+    return False
+
+
+@functools.lru_cache(maxsize=8192)
+def roles(sentence: str, title: str = "") -> Roles:
+    """The agent side of ``sentence``'s first clause; ``title`` (its page's subject) fills a subject that only
+    refers to it."""
+    tokens = _clause(sentence)
+    verb = _main_verb(tokens)
+    if verb is None:
+        return Roles((), judged=False)
+    subject, predicate = tokens[:verb], tokens[verb:]
+    named = [n for n in entities(" ".join(subject)) if not n.lower().replace("’", "'").endswith("'s")]
+    if not named and len(subject) == 1 and subject[0][:1].isupper() and subject[0].lower() not in STOPWORDS:
+        named = [subject[0]]  # a one-word name that is the whole subject ("Kesh drew ..."), which entities() skips
+    passive = _passive(tokens, verb)
+    agents: list[str] = []
+    if not passive:
+        agents += named
+        if not named and _refers_to_title(subject, title):
+            agents.append(title)
+    else:
+        agents += _BY_AGENT.findall(" ".join(predicate))
+    return Roles(tuple(a for a in agents if name_words(a)), judged=True)
+
+
+def role_problem(claim: str, passages: list[tuple[str, str]]) -> str | None:
+    """Why ``claim`` gives an act to a name its cited ``passages`` (sentence, page title) do not give it to, or None.
+
+    Every name on the claim's agent side must be on the agent side of a cited sentence whose verb was found. When no
+    cited sentence could be analysed, or the claim itself could not, nothing is judged.
+    """
+    said = roles(claim)
+    if not said.judged or not said.agents:
+        return None
+    cited = [roles(sentence, title) for sentence, title in passages]
+    judged = [r for r in cited if r.judged]
+    if not judged:
+        return None
+    cited_agents = [name_words(a) for r in judged for a in r.agents]
+    for agent in said.agents:
+        if not any(same_name(name_words(agent), other) for other in cited_agents):
+            return f"it says of {agent} what the cited sentences say of someone or something else"
+    return None

@@ -1,0 +1,53 @@
+"""Who a sentence says something of (engine/roles.py): the names on the agent side of its main verb, read through the
+passive voice, an opening phrase, a relative clause, and a subject that only refers to its page's title."""
+
+from __future__ import annotations
+
+import pytest
+
+from satiate.engine.roles import name_words, role_problem, roles, same_name
+
+
+@pytest.mark.parametrize(("sentence", "title", "agents"), [
+    ("Bo Wren was the daughter of the late mayor Ada Wren.", "", {"Bo Wren"}),  # copula: the subject is agent side
+    ("Lina Moss hired Tomas Reed in 1931.", "", {"Lina Moss"}),
+    ("Tomas Reed was hired by Lina Moss in 1931.", "", {"Lina Moss"}),  # passive: the agent follows "by"
+    ("The Orren Press was founded in 1901.", "", set()),  # passive, no agent named: its subject was acted on
+    ("In 1901, Lina Moss founded the Orren Press.", "", {"Lina Moss"}),  # the opening phrase is no subject
+    ("Ada Wren, who was born in Kesh, founded the press.", "", {"Ada Wren"}),  # nor is the relative clause's verb
+    ("Dr. J. R. Quill met Ann B. Vole in St. Orren.", "", {"Dr J. R. Quill"}),
+    ("Kesh drew many visitors.", "", {"Kesh"}),  # a one-word name opening the sentence is still a name
+    ("Ada Wren owns the cider mill.", "", {"Ada Wren"}),  # a present-tense verb after a name
+    ("It hosts a fair each spring.", "Orren Festival", {"Orren Festival"}),  # a pronoun subject is the page's subject
+    ("The festival drew 4,000 visitors.", "Orren Festival", {"Orren Festival"}),  # so is a description of it
+    ("The mayor praised Ada Wren.", "Ada Wren", set()),  # "the mayor" is not the page "Ada Wren"
+])
+def test_the_agent_side_of_a_sentence(sentence: str, title: str, agents: set[str]) -> None:
+    found = roles(sentence, title)
+    assert found.judged
+    assert set(found.agents) == agents
+
+
+def test_a_sentence_whose_verb_is_not_found_is_not_judged() -> None:
+    assert not roles("Orren Festival, a folk fair in Kesh").judged
+    assert role_problem("Ada Wren founded the press.", [("Orren Festival, a folk fair in Kesh", "")]) is None
+
+
+def test_names_match_when_one_side_shortens_them_but_two_people_sharing_a_surname_do_not() -> None:
+    assert same_name(name_words("The Orren Festival"), name_words("Orren Festival"))
+    assert same_name(name_words("Quill"), name_words("J. R. Quill"))
+    assert not same_name(name_words("Ada Wren"), name_words("Bo Wren"))
+
+
+def test_a_claim_that_gives_one_person_what_the_sentence_says_of_another_is_a_role_problem() -> None:
+    source = [("Bo Wren was the daughter of the late mayor Ada Wren.", "Bo Wren")]
+    problem = role_problem("Ada Wren was the daughter of the late mayor Ada Wren.", source)
+    assert problem is not None and "Ada Wren" in problem
+    assert role_problem("Bo Wren was the daughter of the late mayor Ada Wren.", source) is None
+
+
+def test_moving_the_object_into_the_subject_is_a_role_problem_and_the_passive_restatement_is_not() -> None:
+    source = [("Lina Moss hired Tomas Reed in 1931.", "")]
+    assert role_problem("Tomas Reed hired Lina Moss in 1931.", source) is not None
+    assert role_problem("Tomas Reed was hired by Lina Moss in 1931.", source) is None
+    assert role_problem("In 1931 Tomas Reed was hired.", source) is None

@@ -1,0 +1,65 @@
+"""The text basics (tools/text.py): sentences split where sentences end, not at every full stop, with offsets that
+point back into the source; stems that meet across inflections without mangling short words."""
+
+from __future__ import annotations
+
+from satiate.tools.text import entities, sentences, stem, stems
+
+
+def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
+    text = "Dr. J. R. Quill met Ann B. Vole in St. Orren. The U.S. Navy sailed at 5 p.m. on Monday. G. Ferro left."
+    assert [s.text for s in sentences(text)] == [
+        "Dr. J. R. Quill met Ann B. Vole in St. Orren.",
+        "The U.S. Navy sailed at 5 p.m. on Monday.",
+        "G. Ferro left.",
+    ]
+
+
+def test_offsets_point_back_into_the_source_text():
+    text = "  Lina Moss founded the Orren Cider Works.\n\nIt   closed in 1931!  Was it rebuilt? No.\n- a listed item"
+    found = sentences(text)
+    assert [text[s.start : s.end] for s in found] == [
+        "Lina Moss founded the Orren Cider Works.", "It   closed in 1931!", "Was it rebuilt?", "No.", "- a listed item"
+    ]
+    assert found[1].text == "It closed in 1931!"  # whitespace inside a sentence is squeezed in its text only
+
+
+def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
+    text = "Early life\n\nVera Lind was born in Kesh\n- She studied law"
+    assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "- She studied law"]
+
+
+def test_the_same_text_split_twice_gives_equal_lists_the_caller_may_change():
+    text = "Tomas Reed painted. He sold nothing."
+    first = sentences(text)
+    first.pop()
+    assert len(sentences(text)) == 2
+
+
+def test_a_name_with_initials_stays_one_name():
+    names = entities("In spring Ann B. Vole met Dr. J. R. Quill in Orren. They spoke.")
+    assert "Ann B. Vole" in names
+    assert any(name.endswith("J. R. Quill") for name in names)
+    assert "Vole" not in names and "Quill" not in names
+
+
+def test_inflections_meet_and_short_words_are_not_mangled():
+    assert stem("makes") == stem("making") == stem("made") == stem("make")
+    assert stem("founded") == stem("founding") == stem("founds")
+    assert stem("built") == stem("builds") and stem("wrote") == stem("writes")
+    assert stem("cities") == stem("city") and stem("studies") == stem("studied")
+    assert (stem("news"), stem("this"), stem("does"), stem("his")) == ("news", "this", "does", "his")
+    assert stem("news") != stem("new")
+
+
+def test_stems_of_a_sentence_and_its_paraphrase_overlap():
+    assert {stem("founded"), stem("cider")} <= stems("Lina Moss founds a cider works") & stems(
+        "The cider works were founded by Lina Moss")
+
+
+def test_a_paragraph_with_no_abbreviation_shaped_word_splits_as_one_with_them_does():
+    plain = "Lina Moss founded the cider works in 1901. Tomas Reed ran them until 1931. The works closed."
+    shaped = "Lina Moss founded the cider works in 1901. Capt. Tomas Reed ran them until 1931. The works closed."
+    assert [s.text for s in sentences(plain)] == [
+        "Lina Moss founded the cider works in 1901.", "Tomas Reed ran them until 1931.", "The works closed."]
+    assert [s.text for s in sentences(shaped)][1] == "Capt. Tomas Reed ran them until 1931."
