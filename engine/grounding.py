@@ -36,7 +36,7 @@ class GateResult:
 def _windows(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """Passages a claim may rest on: each sentence, and each two adjacent ones, with the sentences they hold."""
     passages = sentences(text)
-    windows = [(s.start, s.end, (s.text,)) for s in passages]
+    windows: list[tuple[int, int, tuple[str, ...]]] = [(s.start, s.end, (s.text,)) for s in passages]
     windows += [(a.start, b.end, (a.text, b.text)) for a, b in zip(passages, passages[1:])]
     return windows or [(0, len(text), (text,))]
 
