@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satiate.engine.reading.commitment import is_alias
 from satiate.state.records import SourceRecord
 from satiate.tools.text import (
     SCAN_CHARS,
@@ -487,7 +488,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
     quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
     if expected.kind == "person":
         parts = span.split()
-        if quoted:
+        if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     if expected.kind == "place":
