@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from satiate.tools.text import STOPWORDS, content_terms, entities, stem, words
+from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
 # "why ...", "how does ...", "what does X return": the answer is an explanation or a behaviour, not a name.
 EXPLANATION = re.compile(
@@ -30,13 +31,16 @@ EXPLANATION = re.compile(
     r"what (?:does|do|did) .+ (?:return|returns|yield|yields|do|does|mean|means|raise|raises)$)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
+ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
+ASKS_FOR_A_CATEGORY = re.compile(r"\bwhat (?:kind|type|sort|form) of\b")  # a category is a common noun phrase
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
-OFF_SUBJECT = 0.35  # the answer sentence names nothing of the question and no hop ties it to the question
+OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
+NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
 
 
@@ -72,19 +76,21 @@ class Commitment:
 
 
 def question_names(question: str) -> list[str]:
-    """The names the question gives (capitalised runs and identifiers), without the question word that opens it."""
+    """The names the question gives, one by one ("A and B" are two names, "Tarrow's" is "Tarrow")."""
     found = []
-    for name in entities(question):
-        tokens = name.split()
-        while tokens and tokens[0].lower() in STOPWORDS | {"who", "what", "when", "where", "which", "how", "why"}:
-            tokens = tokens[1:]
-        if tokens:
-            found.append(" ".join(tokens))
+    for span in name_spans(question):
+        for part in re.split(r"\s+(?:and|or)\s+", span):
+            tokens = re.sub(r"['’]s$", "", part).split()
+            while tokens and tokens[0].lower() in LEADING_NOISE:
+                tokens = tokens[1:]
+            if tokens:
+                found.append(" ".join(tokens))
     return list(dict.fromkeys(found))
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(term) for term in content_terms(text)}
+    """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
+    return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
 
 
 def mentioned(name: str, texts: list[str]) -> bool:
@@ -107,7 +113,11 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if chain.kind in ("date", "number"):
         return (1.0, "") if re.search(r"\d", answer) or chain.kind == "number" and tokens[0] in NUMBER_WORDS \
             else (WRONG_KIND, f"'{answer}' is not a {'time' if chain.kind == 'date' else 'count'}")
+    if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if chain.kind in NAMED_KINDS:
+        if ASKS_FOR_A_CATEGORY.search(question) and answer[:1].isupper():
+            return WRONG_KIND, f"'{answer}' is a name, and the question asks what kind"
         if tokens[0] in STOPWORDS or len(tokens) == 1 and _written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
         if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:
@@ -150,9 +160,14 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     found = [name for name in names if mentioned(name, chain_texts)]
-    asked = _stems(chain.question) - _stems(chain.answer)
+    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
+    # chain could state; the words the sources do use must be stated by the chain.
+    asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
     covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
-    share = len(covered) / len(asked) if asked else 1.0
+    # The question's names weigh more than its other words, which the sources may well paraphrase.
+    name_stems = set().union(*(_stems(name) for name in names)) if names else set()
+    weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
+    share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
     subject = 1.0 if _on_subject(chain, names) else OFF_SUBJECT
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject}
@@ -180,5 +195,5 @@ def _on_subject(chain: Chain, names: list[str]) -> bool:
         return True
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
     tied_hops = [hop for hop in hops if any(mentioned(name, [hop]) for name in names) or asked & _stems(hop)]
-    bridges = {name for hop in tied_hops for name in entities(hop)} - set(names)
+    bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

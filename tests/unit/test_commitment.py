@@ -72,3 +72,16 @@ def test_below_the_threshold_the_answer_stays_an_uncommitted_candidate():
     dropped = committed(short, "Who founded Gellerby Mill?", [claim], sources, threshold=0.5)
     assert dropped["text"] is None and dropped["candidate"] == "Ilse Moravec"
     assert "Gellerby Mill" in dropped["reason"]
+
+
+def test_a_time_question_needs_a_time_and_a_kind_question_a_category():
+    sentence = "The Orlin fair began under the Tarrow Guild in 1612."
+    assert type_fit(chain("The Orlin fair began when?", "Tarrow Guild", "name", sentence))[0] < 0.5
+    assert type_fit(chain("The Orlin fair began when?", "1612", "date", sentence))[0] == 1.0
+    assert type_fit(chain("What kind of fair is the Orlin fair?", "Tarrow Guild", "name", sentence))[0] < 0.5
+
+
+def test_coverage_is_the_share_of_the_question_words_the_chain_states():
+    partial = assess(chain("Who founded Varnholt Mill and sold its grain in Tarrow?", "Ilse Moravec", "person",
+                           "Varnholt Mill was founded by Ilse Moravec.", read=(FOUNDED,)))
+    assert 0.0 < partial.factors["coverage"] < 1.0 and partial.confidence < 1.0
