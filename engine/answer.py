@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from satiate.engine.reading.commitment import is_alias
+from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -189,7 +189,7 @@ def expected_answer(question: str) -> Expected:
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
     explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe|purpose of|"
                           r"used for)\b", lowered),
-                COMPARISON.search(lowered), re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered),
+                COMPARISON.search(lowered), BEHAVIOUR.match(lowered),
                 DEFINITION.match(plain), DEFINITION_WITHIN.match(plain))
     if any(explains):
         return Expected("description")

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
-# "why ...", "how does ...", "what does X return": the answer is an explanation or a behaviour, not a name.
+# "what does X return / do / mean": the answer is a behaviour, not a name.
+BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yields|do|does|mean|means|raise|raises)$")
+# "why ...", "how does ...": the answer is an explanation, not a name.
 EXPLANATION = re.compile(
-    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+|"
-    r"what (?:does|do|did) .+ (?:return|returns|yield|yields|do|does|mean|means|raise|raises)$)"
+    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
@@ -104,7 +105,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     question = " ".join(words(chain.question))
     if chain.kind in ("yes_no", "choice"):
         return 1.0, ""
-    if EXPLANATION.match(question):
+    if EXPLANATION.match(question) or BEHAVIOUR.match(question):
         return NOT_A_NAME, "the question asks for an explanation, not a name"
     answer = chain.answer.strip()
     tokens = words(answer)
@@ -174,15 +175,18 @@ def assess(chain: Chain) -> Commitment:
     confidence = 1.0
     for value in factors.values():
         confidence *= value
-    missing = [f"no source read mentions '{name}'" for name in unread]
+    missing = [why_not] if why_not else []
+    missing += [f"no source read mentions '{name}'" for name in unread]
     left = [name for name in names if name not in unread and name not in found]
     if left:
         missing.append("the cited sentences do not tie the answer to " + ", ".join(f"'{name}'" for name in left))
-    if why_not:
-        missing.append(why_not)
+    unstated = [word for word in dict.fromkeys(content_terms(chain.question))
+                if stem(word) in asked - covered and stem(word) not in name_stems]
+    if unstated:
+        missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
-    established = [f"'{name}'" for name in found][:3]
+    established = [f"'{name}'" for name in found][:3] + [f"the hop through '{page}'" for page in chain.hop_pages[:1]]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
 
 
