@@ -171,8 +171,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("number")
     if re.search(r"\b(?:what|which)\s+year\b", lowered):
         return Expected("date", (), "year")
-    if first == "when" or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b",
-                                    lowered) or lowered.startswith("since when"):
+    asks_when = first == "when" or tokens[-1:] == ["when"] or lowered.startswith("since when")  # "... ended when?"
+    if asks_when or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b", lowered):
         return Expected("date")
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
