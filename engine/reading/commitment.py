@@ -34,6 +34,7 @@ EXPLANATION = re.compile(
 NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
 ASKS_FOR_A_CATEGORY = re.compile(r"\bwhat (?:kind|type|sort|form) of\b")  # a category is a common noun phrase
+DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
@@ -182,18 +183,26 @@ def assess(chain: Chain) -> Commitment:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
-    established = [f"'{name}'" for name in found][:3] + [f"the hop through '{page}'" for page in chain.hop_pages[:1]]
+    established = [f"'{name}'" for name in found][:3] + [
+        f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
 
 
 def _on_subject(chain: Chain, names: list[str]) -> bool:
     """The answer sentence (with its page's title) names something the question names, or a bridge entity that a
-    hop sentence names too, when that hop names something of the question."""
+    hop sentence ties to the question. A hop ties only when the question describes something instead of naming it
+    ("the orchard *that* P founded") or the hop states a relation the question asks through: a sentence that merely
+    mentions the question's town beside another town ("a village downstream of Dunmore") is no way from "the mayor
+    of <that village>" to the other town's mayor."""
     stating = list(chain.stating) + list(chain.answer_pages)
     asked = _stems(chain.question) - _stems(chain.answer)
     if any(mentioned(name, stating) for name in names) or not names and asked & _stems(" ".join(stating)):
         return True
+    name_stems = set().union(*(_stems(name) for name in names)) if names else set()
+    relations = asked - name_stems - _stems(" ".join(stating))  # what the question asks that the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
-    tied_hops = [hop for hop in hops if any(mentioned(name, [hop]) for name in names) or asked & _stems(hop)]
+    describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
+    tied_hops = [hop for hop in hops if (describes or relations & _stems(hop))
+                 and (any(mentioned(name, [hop]) for name in names) or not names)]
     bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

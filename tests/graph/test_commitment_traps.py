@@ -39,6 +39,13 @@ def test_a_town_no_note_mentions_gets_no_bold_answer(notes, isolated_data_dir):
     assert result.short_answer_confidence is None or result.short_answer_confidence < 0.5
 
 
+def test_a_sentence_about_a_neighbouring_town_does_not_answer_for_this_one(notes, isolated_data_dir):
+    # Gallowfen's note names Dunmarrow, whose note names its mayor: that is no answer about Gallowfen's mayor.
+    result = research("Who is the mayor of Gallowfen?", notes, isolated_data_dir)
+    assert result.short_answer is None
+    assert result.answer.startswith("The sources read do not settle the question")
+
+
 def test_who_founded_gets_the_person_never_the_place(notes, isolated_data_dir):
     result = research("Who founded Quillmere Tea Estate?", notes, isolated_data_dir)
     assert result.short_answer != "Mount Ardal"

@@ -85,3 +85,12 @@ def test_coverage_is_the_share_of_the_question_words_the_chain_states():
     partial = assess(chain("Who founded Varnholt Mill and sold its grain in Tarrow?", "Ilse Moravec", "person",
                            "Varnholt Mill was founded by Ilse Moravec.", read=(FOUNDED,)))
     assert 0.0 < partial.factors["coverage"] < 1.0 and partial.confidence < 1.0
+
+
+def test_a_hop_that_only_mentions_the_subject_beside_another_place_ties_nothing():
+    question = "Who is the mayor of Wrenfold?"
+    stating = "The mayor of Ostby is Lena Carr."
+    hop = "Wrenfold is a hamlet a mile north of Ostby."
+    verdict = assess(chain(question, "Lena Carr", "person", stating, (stating, hop), hops=(hop,),
+                           hop_pages=("Wrenfold",)))
+    assert verdict.factors["subject"] < 1.0 and verdict.confidence < 0.8
