@@ -58,11 +58,19 @@ METRICS: tuple[Metric, ...] = (
     Metric("short_em", "short EM", "exact match of short_answer with an accepted answer (SQuAD normalisation); an "
            "abstention counts as a miss"),
     Metric("short_f1", "short F1", "token F1 of short_answer against the best accepted answer; an abstention is 0"),
+    Metric("bold", "bold", "coverage: share of questions given a bold (committed) short answer"),
+    Metric("bold_right", "right bold", "share of all questions given a bold short answer that is right (token F1 >= "
+           "0.5 against an accepted answer)"),
+    Metric("bold_wrong", "wrong bold", "share of all questions given a bold short answer that is wrong (token F1 < "
+           "0.5 against every accepted answer): a confident, cited mistake"),
     Metric("abstained", "abstain", "share of questions answered with an explicit abstention (short_answer null)"),
     Metric("model_kept", "kept", "share of model-written claims that passed the grounding gate (model runs only)"),
 )
 METRIC_NAMES = tuple(m.name for m in METRICS)
-ANSWER_METRICS = ("answered", "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
+ANSWER_METRICS = ("answered", "answer_found", "first_found", "short_em", "short_f1", "bold", "bold_right",
+                  "bold_wrong", "abstained", "model_kept")
+RIGHT_F1 = 0.5  # a short answer is right when its token F1 against an accepted answer reaches this
+CURVE_STEP = 0.05  # the confidence thresholds of the risk-coverage curve: 0, 0.05, ..., 1
 
 
 def k_star(records: Iterable[dict]) -> dict[str, int]:
@@ -111,10 +119,65 @@ def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float
         "first_found": answer_found(first_sentence(record["answer"]), question.answers) if has_answer else None,
         "short_em": exact_match(record.get("short_answer") or "", question.answers) if has_answer else None,
         "short_f1": token_f1(record.get("short_answer") or "", question.answers) if has_answer else None,
+        **(bold_metrics(record, question) if has_answer else dict.fromkeys(("bold", "bold_right", "bold_wrong"))),
         "abstained": float(not record.get("short_answer")) if has_answer else None,
         "model_kept": record.get("model_kept"),
     }
     return metrics
+
+
+def is_right(short_answer: str | None, question: Question) -> bool:
+    return bool(short_answer) and token_f1(short_answer, question.answers) >= RIGHT_F1
+
+
+def bold_metrics(record: dict, question: Question) -> dict[str, float]:
+    """Whether the run committed to a bold short answer, and whether that answer is right or wrong."""
+    given = bool(record.get("short_answer"))
+    right = is_right(record.get("short_answer"), question)
+    return {"bold": float(given), "bold_right": float(right), "bold_wrong": float(given and not right)}
+
+
+def candidate(record: dict) -> tuple[str | None, float]:
+    """The run's best short answer, committed or not, and its confidence. A record written before answers carried a
+    confidence holds only the committed answer, taken as fully confident."""
+    if record.get("short_answer_confidence") is not None:
+        return record.get("short_answer_candidate") or record.get("short_answer"), record["short_answer_confidence"]
+    return record.get("short_answer"), 1.0 if record.get("short_answer") else 0.0
+
+
+def commitment_point(pairs: list[tuple[float, bool]], count: int, threshold: float) -> dict[str, float]:
+    """Coverage, precision and the right/wrong shares of all ``count`` questions when every candidate at or above
+    ``threshold`` confidence is committed (``pairs``: confidence and rightness of each question's candidate)."""
+    taken = [right for confidence, right in pairs if confidence >= threshold]
+    right = sum(taken)
+    return {"threshold": round(threshold, 4), "coverage": len(taken) / count if count else 0.0,
+            "precision": right / len(taken) if taken else 0.0,
+            "right_bold": right / count if count else 0.0,
+            "wrong_bold": (len(taken) - right) / count if count else 0.0}
+
+
+def short_answer_summary(rows: list[dict], questions: dict[str, Question], qids: set[str]) -> dict[str, Any]:
+    """Short answers of one configuration's first seed over ``qids``: what was committed (coverage, precision,
+    right and wrong shares of all questions) and the risk-coverage curve of the candidates' confidence."""
+    runs = [row for row in rows if row["qid"] in qids and "answer" in row]
+    if not runs:
+        return {}
+    first_seed = min(row["seed"] for row in runs)
+    runs = [row for row in runs if row["seed"] == first_seed]
+    count = len(runs)
+    committed = [row for row in runs if row.get("short_answer")]
+    right = sum(is_right(row["short_answer"], questions[row["qid"]]) for row in committed)
+    pairs = []
+    for row in runs:
+        text, confidence = candidate(row)
+        if text:
+            pairs.append((confidence, is_right(text, questions[row["qid"]])))
+    steps = int(round(1 / CURVE_STEP))
+    return {"questions": count, "coverage": len(committed) / count,
+            "precision": right / len(committed) if committed else 0.0,
+            "right_bold": right / count, "wrong_bold": (len(committed) - right) / count,
+            "candidates": len(pairs),
+            "curve": [commitment_point(pairs, count, step * CURVE_STEP) for step in range(steps + 1)]}
 
 
 def _spread(values: list[float]) -> dict[str, float | int]:

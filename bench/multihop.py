@@ -24,10 +24,19 @@ from typing import Any
 
 from bench.bm25 import OneShotBM25
 from bench.configs import FULL, Configuration, select
-from bench.data import DEFAULT_DATA, RESULTS_DIR, Question, corpus_path, load_questions, stratified_subset
+from bench.data import (
+    DEFAULT_DATA,
+    HALVES,
+    RESULTS_DIR,
+    Question,
+    corpus_path,
+    half_of,
+    load_questions,
+    stratified_subset,
+)
 from bench.environment import command_line, git_version, machine
-from bench.metrics import EQUAL_BUDGETS, METRICS, aggregate, k_star, run_metrics
-from bench.report import markdown, plot
+from bench.metrics import EQUAL_BUDGETS, METRICS, aggregate, bold_metrics, k_star, run_metrics, short_answer_summary
+from bench.report import halves_table, markdown, plot, risk_coverage_table
 from bench.runner import Unit, run_unit
 from bench.scoring import recall_at
 from bench.web_mode import WEB, as_doc_ids, web_configuration, web_summary, web_table
@@ -55,6 +64,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--web", action="store_true",
                         help="also run the full loop through the web path: SearXNG stand-in, fetcher and extractor on "
                         "127.0.0.1 (default configurations then: satiate and satiate_web)")
+    parser.add_argument("--rescore", type=Path, default=None, metavar="RUNS_JSONL",
+                        help="score the runs of an earlier benchmark again (its runs.jsonl) and print the halves and "
+                        "the risk-coverage curve, without running anything")
     parser.add_argument("--curve-k", type=int, default=200, help="largest k of the BM25 recall@k curve in the plot")
     return parser.parse_args(argv)
 
@@ -135,6 +147,8 @@ def bm25_curve(questions: list[Question], bm25: OneShotBM25, largest_k: int) -> 
 
 def question_groups(questions: list[Question]) -> dict[str, set[str]]:
     groups: dict[str, set[str]] = {"all": {q.qid for q in questions}}
+    for half in HALVES:  # tune on one, report the other (bench.data.half_of)
+        groups[half] = {q.qid for q in questions if half_of(q.qid) == half}
     for dataset in sorted({q.dataset for q in questions}):
         groups[dataset] = {q.qid for q in questions if q.dataset == dataset}
     for group in sorted({q.group for q in questions}):
@@ -191,8 +205,28 @@ def reading_curve(rows: list[dict], config: str, largest_k: int) -> list[float]:
     return [sum(recall_at(row["read"], row["gold"], k) for row in runs) / len(runs) for k in range(1, largest_k + 1)]
 
 
+def rescore(runs_path: Path, questions: list[Question]) -> dict[str, Any]:
+    """The short-answer and half summaries of an earlier run's rows, scored again with today's scorer: comparing
+    answers before and after a change needs no rerun of the unchanged side."""
+    by_qid = {q.qid: q for q in questions}
+    rows = [json.loads(line) for line in runs_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [row for row in rows if row["qid"] in by_qid and "answer" in row]
+    for row in rows:
+        row["metrics"] = {**row["metrics"], **bold_metrics(row, by_qid[row["qid"]])}
+    groups = question_groups([q for q in questions if q.qid in {row["qid"] for row in rows}])
+    configs = list(dict.fromkeys(row["config"] for row in rows))
+    return {"summary": aggregate(rows, groups),
+            "short_answers": {config: {group: short_answer_summary([r for r in rows if r["config"] == config], by_qid,
+                                                                    groups[group]) for group in ("all", *HALVES)}
+                              for config in configs}}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.rescore is not None:
+        report = rescore(args.rescore, load_questions(args.data))
+        print("\n".join([*halves_table(report), "", *risk_coverage_table(report)]))
+        return 0
     started = time.perf_counter()
     questions = load_questions(args.data)
     if args.qids:
@@ -240,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         "metrics": [{"name": m.name, "column": m.column, "meaning": m.meaning} for m in METRICS],
         "groups": {name: len(qids) for name, qids in groups.items()},
         "summary": aggregate(rows, groups),
+        "short_answers": {c.name: {group: short_answer_summary([r for r in rows if r["config"] == c.name],
+                                                               {q.qid: q for q in questions}, groups[group])
+                                   for group in ("all", *HALVES)} for c in configs if c.graph},
         "stop_reasons": {c.name: dict(Counter(r.get("stop_reason", "") for r in rows if r["config"] == c.name))
                          for c in configs if c.graph},
         "gate_decisions": {c.name: gate_decisions(rows, c.name) for c in configs if c.graph},

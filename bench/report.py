@@ -11,7 +11,10 @@ from bench.metrics import METRICS
 
 TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
                  "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s",
-                 "answered", "answer_found", "first_found", "short_em", "short_f1", "abstained", "model_kept")
+                 "answered", "answer_found", "first_found", "short_em", "short_f1", "bold", "bold_right",
+                 "bold_wrong", "abstained", "model_kept")
+HALF_METRICS = ("recall", "first_found", "short_em", "short_f1")
+CURVE_ROWS = 0.1  # the printed risk-coverage table shows every tenth of the confidence scale
 
 
 def label(config: str) -> str:
@@ -37,6 +40,44 @@ def overall_table(summary: dict, group: str = "all") -> list[str]:
         seeds = max((s["n_seeds"] for s in stats.values()), default=0)
         cells = [cell(stats.get(name), metrics[name].digits) for name in TABLE_METRICS]
         lines.append(f"| {label(config)} | {seeds} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def halves_table(report: dict[str, Any]) -> list[str]:
+    """Per configuration and half: evidence recall, first sentence, EM/F1 beside what the short answers commit to."""
+    metrics = {m.name: m for m in METRICS}
+    header = ["configuration", "half", "questions", *[metrics[n].column for n in HALF_METRICS], "coverage",
+              "precision", "wrong bold", "right bold"]
+    lines = ["| " + " | ".join(header) + " |", "|---|---|" + "---:|" * (len(header) - 2)]
+    for config, halves in report.get("short_answers", {}).items():
+        for half, short in halves.items():
+            stats = report["summary"].get(config, {}).get(half, {})
+            if not short:
+                continue
+            cells = [cell(stats.get(name), metrics[name].digits) for name in HALF_METRICS]
+            lines.append(f"| {BY_NAME[config].label} | {half} | {short['questions']} | " + " | ".join(cells)
+                         + f" | {short['coverage']:.3f} | {short['precision']:.3f} | {short['wrong_bold']:.3f} | "
+                         f"{short['right_bold']:.3f} |")
+    return lines
+
+
+def risk_coverage_table(report: dict[str, Any]) -> list[str]:
+    """Coverage / precision / wrong bold / right bold if every candidate at or above a confidence were committed."""
+    lines: list[str] = []
+    for config, halves in report.get("short_answers", {}).items():
+        shown = [(half, short) for half, short in halves.items() if short and half != "all"]
+        if not shown:
+            continue
+        header = ["threshold", *[f"{half}: cov / prec / wrong / right" for half, _ in shown]]
+        lines += [f"{BY_NAME[config].label}:", "", "| " + " | ".join(header) + " |",
+                  "|" + "---:|" * len(header)]
+        every = max(1, round(CURVE_ROWS / (shown[0][1]["curve"][1]["threshold"] or CURVE_ROWS)))
+        for at in range(0, len(shown[0][1]["curve"]), every):
+            points = [short["curve"][at] for _, short in shown]
+            lines.append(f"| {points[0]['threshold']:.2f} | " + " | ".join(
+                f"{p['coverage']:.2f} / {p['precision']:.2f} / {p['wrong_bold']:.2f} / {p['right_bold']:.2f}"
+                for p in points) + " |")
+        lines.append("")
     return lines
 
 
@@ -89,6 +130,18 @@ def markdown(report: dict[str, Any], groups: dict[str, set[str]]) -> str:
         "",
         "Mean over questions; `±` is the standard deviation of that mean across seeds (configurations that use ε).",
         "",
+        "## Tuning and reporting halves",
+        "",
+        "The questions are split by the parity of their id's SHA-256 (`bench.data.half_of`): thresholds and rules are "
+        "tuned on the tuning half; the reporting half is the honest estimate. Coverage: share of questions given a "
+        "bold short answer; precision: share of those that are right (token F1 >= 0.5); wrong/right bold: shares "
+        "of all questions (first seed).",
+        "",
+        *halves_table(report),
+        "",
+        "## Risk-coverage: short answers committed at each confidence threshold",
+        "",
+        *risk_coverage_table(report),
         "## Reading order against one-shot BM25 at equal k",
         "",
         "r@k: evidence recall of the first k passages the run read (all of them when it read fewer); BM25@k: the "

@@ -85,6 +85,8 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
         "cited": [passage_id(s) for s in sources if s.get("n") is not None],
         "answer": result.get("answer", ""),
         "short_answer": result.get("short_answer"),
+        "short_answer_candidate": result.get("short_answer_candidate"),
+        "short_answer_confidence": result.get("short_answer_confidence"),
         "model_kept": model_kept(counters),
         "model_prompt_tokens": counters.get("model_prompt_tokens", 0),
         "model_output_tokens": counters.get("model_output_tokens", 0),

@@ -17,6 +17,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.names import (
+    AUXILIARIES,
+    LEADING_NOISE,
+    MONTHS,
+    QUESTION_OPENERS,
+    name_spans,
+)
 from satiate.state.records import SourceRecord
 from satiate.tools.text import (
     SCAN_CHARS,
@@ -37,7 +45,6 @@ from satiate.tools.text import (
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 Direction = Literal["early", "late", "more", "less", "same", "year", ""]  # which option a comparison wants
 
-AUXILIARIES = frozenset("is are was were do does did can could has have had will would should shall may might".split())
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
     "capital borough municipality street island".split()
@@ -51,7 +58,6 @@ MORE_CUES = frozenset("more most larger largest bigger biggest higher highest ta
                       "greatest heavier heaviest".split())
 LESS_CUES = frozenset("fewer fewest less least smaller smallest lower lowest shorter shortest".split())
 SAME_CUES = frozenset("same both".split())
-MONTHS = ("January February March April May June July August September October November December").split()
 _MONTH = "(?:" + "|".join(MONTHS) + ")"
 _DATE = re.compile(
     rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
@@ -76,7 +82,6 @@ ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -90,9 +95,6 @@ NAMED_KEYWORD = re.compile(r"\b(the|an?) \w+ ((?:statement|keyword|operator|clau
 DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
-QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
-LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
-STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
 MIN_ANSWER_SCORE = 0.15
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
@@ -170,8 +172,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("number")
     if re.search(r"\b(?:what|which)\s+year\b", lowered):
         return Expected("date", (), "year")
-    if first == "when" or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b",
-                                    lowered) or lowered.startswith("since when"):
+    asks_when = first == "when" or tokens[-1:] == ["when"] or lowered.startswith("since when")  # "... ended when?"
+    if asks_when or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b", lowered):
         return Expected("date")
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
@@ -188,7 +190,7 @@ def expected_answer(question: str) -> Expected:
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
     explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe|purpose of|"
                           r"used for)\b", lowered),
-                COMPARISON.search(lowered), re.match(r"what (?:does|do|did)\b.*\b(?:do|does|mean|means)$", lowered),
+                COMPARISON.search(lowered), BEHAVIOUR.match(lowered),
                 DEFINITION.match(plain), DEFINITION_WITHIN.match(plain))
     if any(explains):
         return Expected("description")
@@ -339,50 +341,6 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
 
 
 # --- candidate spans ----------------------------------------------------------------------------------------------
-_NAME_RUN = re.compile(
-    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:of|the|and|de|la|van|von|for|du|del|da|&)\s+)*"
-    r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
-)
-
-
-_CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
-DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
-_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
-
-
-def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
-    """Capitalised names and quoted titles, never across punctuation ("McDowell County, West Virginia" gives two).
-
-    A single capitalised word that opens the sentence is kept only when it is not a common word elsewhere (``common``:
-    words the pool also writes in lower case), so "Hall, who was ..." yields "Hall" and "The journal ..." nothing.
-    A word opening a sentence or clause before a determiner is an instruction, not a name ("Send a value ..."), and
-    a common word opening one before an identifier is not part of it ("Raise GeneratorExit ..." names
-    "GeneratorExit"; "Grant Hill ..." stays whole).
-    """
-    quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
-    found = list(quoted)
-    for match in _NAME_RUN.finditer(text):
-        span = match.group(0).rstrip(".'’")
-        parts = span.split()
-        while parts and parts[0].lower() in LEADING_NOISE:
-            parts = parts[1:]
-        if not parts:
-            continue
-        opens = bool(_CLAUSE_START.search(text[:match.start()]))
-        following = text[match.end():].split(None, 1)
-        if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
-            continue
-        if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
-            parts = parts[1:]
-        span = " ".join(parts)
-        if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
-            continue
-        if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
-            continue  # a fragment of a quoted title is not a name of its own
-        found.append(span)
-    return list(dict.fromkeys(found))
-
-
 def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = "") -> str | None:
     """The number as an answer; None when it counts something other than what the question counts ("4 police
     officers" for "how many inhabitants")."""
@@ -490,7 +448,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
     quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
     if expected.kind == "person":
         parts = span.split()
-        if quoted:
+        if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     if expected.kind == "place":

@@ -100,6 +100,8 @@ def lead_paragraph(state: ResearchState, numbering: dict[str, int]) -> str:
     if short.get("kind") == "description" and stating:
         return cited_sentence(stating[0], numbering) + "."
     reason = short.get("reason") or "no claim states an answer to the question itself"
+    if short.get("candidate"):  # a candidate below the commit threshold: say what is settled and what is not
+        return f"The sources read do not settle the question: {reason.rstrip('.')}."
     return f"The sources read do not support a direct answer ({reason.rstrip('.')})."
 
 
@@ -249,6 +251,8 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
         question=state["question"],
         short_answer=short.get("text"),
         short_answer_reason=short.get("reason", ""),
+        short_answer_candidate=short.get("candidate"),
+        short_answer_confidence=short.get("confidence"),
         answer=answer_markdown(state),
         report=report_markdown(state),
         claims=[ClaimOut(**claim) for claim in state.get("claims", [])],

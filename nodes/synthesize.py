@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
 from satiate.engine.grounding import gate_claims
+from satiate.engine.reading.commitment import Chain, assess
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -22,7 +23,7 @@ from satiate.nodes.common import (
     view_of,
 )
 from satiate.state.contracts import SynthesisResponse
-from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord
+from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord, SourceRecord
 from satiate.state.schema import ResearchState
 from satiate.state.updates import SynthesizeUpdate
 
@@ -46,6 +47,28 @@ def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
     if not compared and not any(text.lower() in stated.lower() for stated in named):
         return ShortAnswerRecord(text=None, kind=kind, reason=f"'{text}' is not stated by the claim that cites it")
     return ShortAnswerRecord(text=text, kind=kind, reason="")
+
+
+def committed(short: ShortAnswerRecord, question: str, claims: list[ClaimRecord], sources: list[SourceRecord],
+              threshold: float) -> ShortAnswerRecord:
+    """The short answer with its confidence; below ``threshold`` it stays a candidate and the reason says what the
+    cited chain establishes and what it leaves open, so the report does not show a guess in bold."""
+    text = short["text"]
+    if text is None:
+        return short
+    titles = {s["id"]: s["title"] for s in sources}
+    stating = [c for c in claims if c.get("role") == "answer"]
+    hops = [c for c in claims if c.get("role") == "hop"]
+    chain = Chain(question=question, answer=text, kind=short["kind"], stating=tuple(c["claim"] for c in stating),
+                  hops=tuple(c["claim"] for c in hops),
+                  answer_pages=tuple(titles.get(c["source_ids"][0], "") for c in stating if c["source_ids"]),
+                  hop_pages=tuple(titles.get(c["source_ids"][0], "") for c in hops if c["source_ids"]),
+                  read=tuple(f"{s['title']}. {s.get('text', '')}" for s in sources))
+    verdict = assess(chain)
+    if verdict.confidence >= threshold:
+        return ShortAnswerRecord(**short, candidate=text, confidence=verdict.confidence)
+    return ShortAnswerRecord(text=None, kind=short["kind"], reason=verdict.explanation(), candidate=text,
+                             confidence=verdict.confidence)
 
 
 def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], SynthesizeUpdate]:
@@ -74,6 +97,7 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
             if any(i in kept_ids for i in c.source_ids)
         ]
         short = gated_short_answer(synthesis, gate.claims, {s["id"]: s["title"] for s in view.sources})
+        short = committed(short, state["question"], gate.claims, view.sources, settings.short_answer_commit_threshold)
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
         update: SynthesizeUpdate = {

@@ -203,6 +203,10 @@ class ResearchResult(BaseModel):
     short_answer: str | None = Field(None, description="The answer in a few words, or null when the sources read do "
                                      "not support one (see short_answer_reason).")
     short_answer_reason: str = Field("", description="Why there is no short answer, when there is none.")
+    short_answer_candidate: str | None = Field(None, description="The best short answer found, committed or not: "
+                                               "when short_answer is null it is an uncommitted guess.")
+    short_answer_confidence: float | None = Field(None, description="How well the cited chain supports the candidate "
+                                                  "(0-1); it is committed as short_answer at or above the threshold.")
     answer: str
     report: str
     claims: list[ClaimOut]
@@ -231,6 +235,8 @@ class AgentResponse(BaseModel):
 
     short_answer: str | None = None
     short_answer_reason: str = ""
+    short_answer_candidate: str | None = None
+    short_answer_confidence: float | None = None
     summary: str
     sources: list[SourceOut]
 
@@ -238,4 +244,6 @@ class AgentResponse(BaseModel):
     def from_result(cls, result: ResearchResult) -> AgentResponse:
         cited = {source_id for claim in result.claims for source_id in claim.source_ids}
         return cls(short_answer=result.short_answer, short_answer_reason=result.short_answer_reason,
-                   summary=result.answer, sources=[s for s in result.sources if s.id in cited])
+                   short_answer_candidate=result.short_answer_candidate,
+                   short_answer_confidence=result.short_answer_confidence, summary=result.answer,
+                   sources=[s for s in result.sources if s.id in cited])

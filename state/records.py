@@ -141,11 +141,14 @@ class ClaimRecord(TypedDict):
 
 
 class ShortAnswerRecord(TypedDict):
-    """The answer in a few words, or ``text`` None with the reason the sources do not support one."""
+    """The answer in a few words, or ``text`` None with the reason the sources do not support one. ``candidate`` is
+    the best answer found whether committed or not, ``confidence`` how well the cited chain supports it (0-1)."""
 
     text: str | None
     kind: str
     reason: str
+    candidate: NotRequired[str | None]
+    confidence: NotRequired[float | None]
 
 
 class ContradictionRecord(TypedDict):

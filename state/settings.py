@@ -389,6 +389,10 @@ class Settings(BaseModel):
         "evidence sentences mention every name the question gives: reflection calls the round sufficient and the "
         "critic signs off (deterministic engine). 1.0 never stops early.",
     )
+    short_answer_commit_threshold: float = Field(
+        0.8, ge=0.0, le=1.0, description="Confidence (0-1) the cited chain must give a short answer before the report "
+        "shows it in bold as the answer; below it the report says what the sources establish and what they leave open."
+    )
     max_claims: int = Field(8, ge=1, le=100, description="Claims in the synthesized answer at most.")
     support_min_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Share of a claim's content words that must occur in the cited passage."

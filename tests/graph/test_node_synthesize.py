@@ -74,7 +74,9 @@ def test_the_short_answer_survives_only_with_a_gated_claim_that_states_it(synthe
             ClaimDraft(claim=MADE_BY, source_ids=["S1"], role="hop")])
 
     kept = synthesize(writes(answer(["S2"])))["short_answer"]
-    assert kept == {"text": "Ada Pell", "kind": "person", "reason": ""}
+    confidence = kept.pop("confidence")
+    assert kept == {"text": "Ada Pell", "kind": "person", "reason": "", "candidate": "Ada Pell"}
+    assert 0.5 <= confidence <= 1.0  # the chain covers the founder and, through the hop, the kettle
     cut = synthesize(writes(answer(["S4"])))  # cites the kettle reviews, which say nothing of the founder
     assert cut["short_answer"]["text"] is None and "did not pass the grounding gate" in cut["short_answer"]["reason"]
     assert [c["role"] for c in cut["claims"]] == ["hop"]

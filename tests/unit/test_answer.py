@@ -322,3 +322,7 @@ def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> Non
     assert "Tuples are immutable" in found.evidence[0].text  # "difference" itself is in no sentence, nor needed
     # only operators and comparison words: no sentence can be told to be about them
     assert find_answer("What is the difference between is and ==?", sources_of(DOCS)).evidence == []
+
+
+def test_a_question_ending_in_when_asks_for_a_time():
+    assert expected_answer("The Orlin fair in Tarrow began when?").kind == "date"

@@ -1,0 +1,208 @@
+"""Whether the cited chain settles the question: a confidence for the short answer, and what is missing when it does
+not.
+
+A short answer is a commitment: shown in bold, it tells the reader the sources settle the question. The finder picks
+the best span it can; this module asks, from general evidence features only, whether that span deserves the bold:
+
+- type fit: the span is the kind of thing the question asks for. An explanation question ("why", "how does", "what
+  does X return") has no name for an answer; a word that the sources also write in lower case, or a function word,
+  is no proper name; a "who" answer that the sources only ever mention after "in"/"at"/"near" is a place.
+- coverage: every name the question gives is mentioned by some source read (a question about a town no source
+  mentions is not answered), and the cited chain (the answer sentence, the hops before it and the pages they come
+  from) covers the question's words.
+- subject: the sentence that states the answer is about something the question names, or about a bridge entity
+  that a cited hop sentence ties to the question.
+
+The factors multiply: each is 1 when the evidence is clean and falls towards 0 as it fails, so the confidence says
+which test failed, and the commit threshold (a setting) decides when the bold is shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.tools.text import STOPWORDS, content_terms, stem, words
+
+# "what does X return / do / mean": the answer is a behaviour, not a name.
+BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yields|do|does|mean|means|raise|raises)$")
+# "why ...", "how does ...": the answer is an explanation, not a name.
+EXPLANATION = re.compile(
+    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
+)
+NAMED_KINDS = frozenset({"person", "place", "name"})
+ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
+ASKS_FOR_A_CATEGORY = re.compile(r"\bwhat (?:kind|type|sort|form) of\b")  # a category is a common noun phrase
+DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
+ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
+PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
+PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
+MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
+NOT_A_NAME = 0.0  # a function word or a common word offered as a name
+WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
+OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
+NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
+COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What a short answer rests on: the sentences that state it, the hops before it, the pages cited, and the texts
+    of every source read (titles included)."""
+
+    question: str
+    answer: str
+    kind: str
+    stating: tuple[str, ...]
+    hops: tuple[str, ...] = ()
+    answer_pages: tuple[str, ...] = ()  # titles of the pages the stating sentences come from
+    hop_pages: tuple[str, ...] = ()
+    read: tuple[str, ...] = ()
+
+
+@dataclass
+class Commitment:
+    """The confidence that the chain settles the question, with the factors behind it in plain words."""
+
+    confidence: float
+    established: list[str] = field(default_factory=list)  # what the chain does settle (the hop or entity found)
+    missing: list[str] = field(default_factory=list)  # what it leaves open (an uncovered name or word)
+    factors: dict[str, float] = field(default_factory=dict)
+
+    def explanation(self) -> str:
+        """One plain sentence for the report's lead when the answer is not committed: what the chain establishes,
+        then what it leaves open."""
+        said = [f"they establish {', '.join(self.established)}"] if self.established else []
+        return "; ".join(said + self.missing) or "the cited sentences do not settle it"
+
+
+def question_names(question: str) -> list[str]:
+    """The names the question gives, one by one ("A and B" are two names, "Tarrow's" is "Tarrow")."""
+    found = []
+    for span in name_spans(question):
+        for part in re.split(r"\s+(?:and|or)\s+", span):
+            tokens = re.sub(r"['’]s$", "", part).split()
+            while tokens and tokens[0].lower() in LEADING_NOISE:
+                tokens = tokens[1:]
+            if tokens:
+                found.append(" ".join(tokens))
+    return list(dict.fromkeys(found))
+
+
+def _stems(text: str) -> set[str]:
+    """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
+    return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
+
+
+def mentioned(name: str, texts: list[str]) -> bool:
+    """Whether one text holds every content word of the name (a name is its words together, not scattered)."""
+    wanted = _stems(name) or {stem(w) for w in words(name)}
+    return any(wanted <= _stems(text) for text in texts)
+
+
+def type_fit(chain: Chain) -> tuple[float, str]:
+    """How well the span is the kind of thing the question asks for, and why not when it is not."""
+    question = " ".join(words(chain.question))
+    if chain.kind in ("yes_no", "choice"):
+        return 1.0, ""
+    if EXPLANATION.match(question) or BEHAVIOUR.match(question):
+        return NOT_A_NAME, "the question asks for an explanation, not a name"
+    answer = chain.answer.strip()
+    tokens = words(answer)
+    if not tokens:
+        return NOT_A_NAME, "the answer is empty"
+    if chain.kind == "date" and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is not a time"
+    if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
+    if chain.kind in NAMED_KINDS:
+        if ASKS_FOR_A_CATEGORY.search(question) and answer[:1].isupper():
+            return WRONG_KIND, f"'{answer}' is a name, and the question asks what kind"
+        if tokens[0] in STOPWORDS or len(tokens) == 1 and _written_in_lower_case(tokens[0], chain.read):
+            return NOT_A_NAME, f"'{answer}' is a common word, not a name"
+        if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:
+            return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
+            return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
+    return 1.0, ""
+
+
+def is_alias(name: str, sentence: str) -> bool:
+    """The sentence introduces the name as what something is called ("the press, known locally as Old Grinder"): it
+    names the thing the sentence is about, so it answers "what is it called", not "who built it"."""
+    return bool(re.search(rf"\b(?:known(?: \w+)? as|called|named|nicknamed|dubbed)\s+[\"“']?{re.escape(name)}",
+                          sentence))
+
+
+def _written_in_lower_case(word: str, texts: tuple[str, ...]) -> bool:
+    """A word the sources write in lower case mid-sentence ("see", "unlike") is a common word, whatever opens a
+    sentence with it."""
+    pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b")
+    return any(pattern.search(text) for text in texts)
+
+
+def _place_share(name: str, texts: tuple[str, ...]) -> float:
+    """The share of the name's mentions in the read text that follow a place preposition ("in", "at", "near")."""
+    pattern = re.compile(rf"(\w+)\s+(?:the\s+|of\s+)?{re.escape(name)}\b")
+    before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
+    return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0
+
+
+def assess(chain: Chain) -> Commitment:
+    """The confidence that the cited chain settles the question, the product of the type, coverage and subject
+    factors; what was established and what is missing, for the lead when the answer is not committed."""
+    fit, why_not = type_fit(chain)
+    names = question_names(chain.question)
+    read = list(chain.read) + list(chain.answer_pages) + list(chain.hop_pages)
+    chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
+    unread = [name for name in names if not mentioned(name, read)]
+    found = [name for name in names if mentioned(name, chain_texts)]
+    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
+    # chain could state; the words the sources do use must be stated by the chain.
+    asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
+    covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
+    # The question's names weigh more than its other words, which the sources may well paraphrase.
+    name_stems = set().union(*(_stems(name) for name in names)) if names else set()
+    weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
+    share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
+    subject = 1.0 if _on_subject(chain, names) else OFF_SUBJECT
+    factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
+               "subject": subject}
+    confidence = 1.0
+    for value in factors.values():
+        confidence *= value
+    missing = [why_not] if why_not else []
+    missing += [f"no source read mentions '{name}'" for name in unread]
+    left = [name for name in names if name not in unread and name not in found]
+    if left:
+        missing.append("the cited sentences do not tie the answer to " + ", ".join(f"'{name}'" for name in left))
+    unstated = [word for word in dict.fromkeys(content_terms(chain.question))
+                if stem(word) in asked - covered and stem(word) not in name_stems]
+    if unstated:
+        missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
+    if subject < 1.0 and not unread:
+        missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
+    established = [f"'{name}'" for name in found][:3] + [
+        f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
+    return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _on_subject(chain: Chain, names: list[str]) -> bool:
+    """The answer sentence (with its page's title) names something the question names, or a bridge entity that a
+    hop sentence ties to the question. A hop ties only when the question describes something instead of naming it
+    ("the orchard *that* P founded") or the hop states a relation the question asks through: a sentence that merely
+    mentions the question's town beside another town ("a village downstream of Dunmore") is no way from "the mayor
+    of <that village>" to the other town's mayor."""
+    stating = list(chain.stating) + list(chain.answer_pages)
+    asked = _stems(chain.question) - _stems(chain.answer)
+    if any(mentioned(name, stating) for name in names) or not names and asked & _stems(" ".join(stating)):
+        return True
+    name_stems = set().union(*(_stems(name) for name in names)) if names else set()
+    relations = asked - name_stems - _stems(" ".join(stating))  # what the question asks that the answer does not say
+    hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
+    describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
+    tied_hops = [hop for hop in hops if (describes or relations & _stems(hop))
+                 and (any(mentioned(name, [hop]) for name in names) or not names)]
+    bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
+    return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

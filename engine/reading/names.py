@@ -1,0 +1,56 @@
+"""The reading layer's one name extractor: capitalised names and quoted titles in a sentence or a question."""
+
+from __future__ import annotations
+
+import re
+
+from satiate.tools.text import STOPWORDS
+
+AUXILIARIES = frozenset("is are was were do does did can could has have had will would should shall may might".split())
+MONTHS = ("January February March April May June July August September October November December").split()
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
+LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
+STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
+_NAME_RUN = re.compile(
+    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:of|the|and|de|la|van|von|for|du|del|da|&)\s+)*"
+    r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
+)
+
+
+_CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
+DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
+
+
+def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
+    """Capitalised names and quoted titles, never across punctuation ("McDowell County, West Virginia" gives two).
+
+    A single capitalised word that opens the sentence is kept only when it is not a common word elsewhere (``common``:
+    words the pool also writes in lower case), so "Hall, who was ..." yields "Hall" and "The journal ..." nothing.
+    A word opening a sentence or clause before a determiner is an instruction, not a name ("Send a value ..."), and
+    a common word opening one before an identifier is not part of it ("Raise GeneratorExit ..." names
+    "GeneratorExit"; "Grant Hill ..." stays whole).
+    """
+    quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
+    found = list(quoted)
+    for match in _NAME_RUN.finditer(text):
+        span = match.group(0).rstrip(".'’")
+        parts = span.split()
+        while parts and parts[0].lower() in LEADING_NOISE:
+            parts = parts[1:]
+        if not parts:
+            continue
+        opens = bool(_CLAUSE_START.search(text[:match.start()]))
+        following = text[match.end():].split(None, 1)
+        if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
+            continue
+        if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
+            parts = parts[1:]
+        span = " ".join(parts)
+        if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
+            continue
+        if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
+            continue  # a fragment of a quoted title is not a name of its own
+        found.append(span)
+    return list(dict.fromkeys(found))

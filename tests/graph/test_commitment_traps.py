@@ -1,0 +1,75 @@
+"""The bold answer on a folder of invented notes with the traps a new user meets: a town no note mentions, a place
+nearest a "who", a two-hop chain, and a "what does X return" question. A bold answer must be right, or absent."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from satiate.state.contracts import AgentResponse, ResearchResult
+from support.graph_support import build, corpus_deps, run_settings
+
+NOTES = Path(__file__).resolve().parents[1] / "support" / "trap_notes"
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    folder = tmp_path / "notes"
+    shutil.copytree(NOTES, folder)
+    return folder
+
+
+def research(question: str, notes: Path, data_dir: Path) -> ResearchResult:
+    deps, _ = corpus_deps(notes, data_dir)
+    app = build(deps)
+    output = app.invoke({"question": question, "settings": run_settings(notes, data_dir)},
+                        {"configurable": {"thread_id": "t"}})
+    return ResearchResult.model_validate(output["result"])
+
+
+def test_a_town_no_note_mentions_gets_no_bold_answer(notes, isolated_data_dir):
+    result = research("Who is the mayor of Kelderwick?", notes, isolated_data_dir)
+    assert result.short_answer is None
+    assert "**" not in result.answer.split("\n\n")[0]
+    assert "Kelderwick" in result.short_answer_reason
+    assert result.answer.startswith("The sources read do not settle the question") and "Kelderwick" in \
+        result.answer.split("\n\n")[0]  # the lead says plainly what is missing
+    assert result.short_answer_confidence is None or result.short_answer_confidence < 0.5
+
+
+def test_a_sentence_about_a_neighbouring_town_does_not_answer_for_this_one(notes, isolated_data_dir):
+    # Gallowfen's note names Dunmarrow, whose note names its mayor: that is no answer about Gallowfen's mayor.
+    result = research("Who is the mayor of Gallowfen?", notes, isolated_data_dir)
+    assert result.short_answer is None
+    assert result.answer.startswith("The sources read do not settle the question")
+
+
+def test_who_founded_gets_the_person_never_the_place(notes, isolated_data_dir):
+    result = research("Who founded Quillmere Tea Estate?", notes, isolated_data_dir)
+    assert result.short_answer != "Mount Ardal"
+    assert result.short_answer == "Helga Brandvik"
+    assert result.answer.startswith("**Helga Brandvik**")
+
+
+def test_a_two_hop_chain_is_answered_from_the_hop_sentence(notes, isolated_data_dir):
+    result = research("Who built the cider press of the orchard that Mira Castellane founded?", notes,
+                      isolated_data_dir)
+    assert result.short_answer in (None, "Piet Saran")
+    assert result.short_answer_candidate != "Old Grinder" or result.short_answer is None
+    assert result.short_answer == "Piet Saran"
+
+
+def test_what_a_function_returns_gets_no_bold_name(notes, isolated_data_dir):
+    result = research("What does the frobnicate function return?", notes, isolated_data_dir)
+    assert result.short_answer is None
+    lead = result.answer.split("\n\n")[0]
+    assert "**" not in lead and "returns a list of tuples" in lead  # the sentence that answers it leads instead
+
+
+def test_the_agent_output_carries_the_confidence_and_the_uncommitted_candidate(notes, isolated_data_dir):
+    result = research("Who is the mayor of Kelderwick?", notes, isolated_data_dir)
+    agent = AgentResponse.from_result(result).model_dump()
+    assert "short_answer_confidence" in agent and agent["short_answer"] is None
+    assert agent["short_answer_candidate"] == result.short_answer_candidate

@@ -1,0 +1,96 @@
+"""The commitment of a short answer: each evidence factor, on invented sentences, lowers the confidence when it fails
+and leaves it whole when the chain is clean."""
+
+from __future__ import annotations
+
+from satiate.engine.reading.commitment import Chain, assess, is_alias, question_names, type_fit
+from satiate.nodes.synthesize import committed
+
+FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."
+
+
+def chain(question: str, answer: str, kind: str, stating: str, read: tuple[str, ...] = (), **more) -> Chain:
+    return Chain(question=question, answer=answer, kind=kind, stating=(stating,), read=read or (stating,), **more)
+
+
+def test_a_clean_chain_is_fully_confident():
+    verdict = assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", FOUNDED))
+    assert verdict.confidence == 1.0 and not verdict.missing
+
+
+def test_a_name_no_source_mentions_leaves_the_question_open():
+    verdict = assess(chain("Who founded Gellerby Mill?", "Ilse Moravec", "person", FOUNDED))
+    assert verdict.confidence == 0.0
+    assert "Gellerby Mill" in verdict.explanation()
+
+
+def test_a_place_is_no_answer_to_who():
+    read = ("Varnholt Mill stands near Kestrel Hill.", "Walkers rest at Kestrel Hill on the way up.", FOUNDED)
+    fit, why = type_fit(chain("Who founded Varnholt Mill?", "Kestrel Hill", "person", read[0], read))
+    assert fit < 0.5 and "place" in why
+
+
+def test_a_common_word_is_no_name():
+    read = ("See also the helper function spindle().", "You can see the result in the log.")
+    fit, _ = type_fit(chain("Which helper does the log name?", "See", "name", read[0], read))
+    assert fit == 0.0
+
+
+def test_explanation_questions_get_no_name():
+    fit, why = type_fit(chain("What does spindle return?", "Spindle", "name", "Spindle returns a list."))
+    assert fit == 0.0 and "explanation" in why
+    assert type_fit(chain("How many mills did Ilse Moravec found?", "3", "number", "She founded 3 mills."))[0] == 1.0
+
+
+def test_the_name_of_the_thing_asked_about_is_not_the_answer_about_it():
+    sentence = "The bell of Orlin Chapel, known as Great Tom, was cast by Jorund Hale."
+    assert is_alias("Great Tom", sentence) and not is_alias("Jorund Hale", sentence)
+    assert type_fit(chain("Who cast the bell of Orlin Chapel?", "Great Tom", "person", sentence))[0] < 0.5
+    assert type_fit(chain("What is the bell of Orlin Chapel called?", "Great Tom", "name", sentence))[0] == 1.0
+
+
+def test_a_sentence_about_another_subject_is_off_subject_unless_a_hop_ties_it():
+    question = "Who runs the bakery that Ilse Moravec opened?"
+    stating = "Crumwell Bakery is run by Oskar Fenn."
+    read = (stating, "Ilse Moravec opened Crumwell Bakery in 1901.")
+    alone = assess(chain(question, "Oskar Fenn", "person", stating, read))
+    tied = assess(chain(question, "Oskar Fenn", "person", stating, read, hops=(read[1],), hop_pages=("Ilse Moravec",)))
+    assert tied.confidence > alone.confidence
+    assert tied.factors["subject"] == 1.0 and alone.factors["subject"] < 1.0
+
+
+def test_question_names_skip_the_question_word():
+    assert question_names("Who founded Varnholt Mill?") == ["Varnholt Mill"]
+
+
+def test_below_the_threshold_the_answer_stays_an_uncommitted_candidate():
+    claim = {"claim": FOUNDED, "source_ids": ["S1"], "role": "answer"}
+    sources = [{"id": "S1", "title": "Varnholt Mill", "text": FOUNDED}]
+    short = {"text": "Ilse Moravec", "kind": "person", "reason": ""}
+    kept = committed(short, "Who founded Varnholt Mill?", [claim], sources, threshold=0.5)
+    assert kept["text"] == "Ilse Moravec" and kept["confidence"] == 1.0
+    dropped = committed(short, "Who founded Gellerby Mill?", [claim], sources, threshold=0.5)
+    assert dropped["text"] is None and dropped["candidate"] == "Ilse Moravec"
+    assert "Gellerby Mill" in dropped["reason"]
+
+
+def test_a_time_question_needs_a_time_and_a_kind_question_a_category():
+    sentence = "The Orlin fair began under the Tarrow Guild in 1612."
+    assert type_fit(chain("The Orlin fair began when?", "Tarrow Guild", "name", sentence))[0] < 0.5
+    assert type_fit(chain("The Orlin fair began when?", "1612", "date", sentence))[0] == 1.0
+    assert type_fit(chain("What kind of fair is the Orlin fair?", "Tarrow Guild", "name", sentence))[0] < 0.5
+
+
+def test_coverage_is_the_share_of_the_question_words_the_chain_states():
+    partial = assess(chain("Who founded Varnholt Mill and sold its grain in Tarrow?", "Ilse Moravec", "person",
+                           "Varnholt Mill was founded by Ilse Moravec.", read=(FOUNDED,)))
+    assert 0.0 < partial.factors["coverage"] < 1.0 and partial.confidence < 1.0
+
+
+def test_a_hop_that_only_mentions_the_subject_beside_another_place_ties_nothing():
+    question = "Who is the mayor of Wrenfold?"
+    stating = "The mayor of Ostby is Lena Carr."
+    hop = "Wrenfold is a hamlet a mile north of Ostby."
+    verdict = assess(chain(question, "Lena Carr", "person", stating, (stating, hop), hops=(hop,),
+                           hop_pages=("Wrenfold",)))
+    assert verdict.factors["subject"] < 1.0 and verdict.confidence < 0.8
