@@ -36,6 +36,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -150,7 +151,8 @@ def same(found: dict[str, Any] | None, reference: dict[str, Any]) -> bool:
 
 def one_line_error(err: str) -> bool:
     lines = err.strip().splitlines()
-    return bool(lines) and lines[-1].startswith("satiate: ") and "Traceback" not in err
+    # "satiate: ..." for a fault, "satiate run: ..." for an argument the parser refuses
+    return bool(lines) and re.match(r"satiate( \w+)?: ", lines[-1]) is not None and "Traceback" not in err
 
 
 def stored_checkpoints(data_dir: Path, thread_id: str) -> int:

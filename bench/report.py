@@ -55,7 +55,7 @@ def halves_table(report: dict[str, Any]) -> list[str]:
             if not short:
                 continue
             cells = [cell(stats.get(name), metrics[name].digits) for name in HALF_METRICS]
-            lines.append(f"| {BY_NAME[config].label} | {half} | {short['questions']} | " + " | ".join(cells)
+            lines.append(f"| {label(config)} | {half} | {short['questions']} | " + " | ".join(cells)
                          + f" | {short['coverage']:.3f} | {short['precision']:.3f} | {short['wrong_bold']:.3f} | "
                          f"{short['right_bold']:.3f} |")
     return lines
@@ -69,7 +69,7 @@ def risk_coverage_table(report: dict[str, Any]) -> list[str]:
         if not shown:
             continue
         header = ["threshold", *[f"{half}: cov / prec / wrong / right" for half, _ in shown]]
-        lines += [f"{BY_NAME[config].label}:", "", "| " + " | ".join(header) + " |",
+        lines += [f"{label(config)}:", "", "| " + " | ".join(header) + " |",
                   "|" + "---:|" * len(header)]
         every = max(1, round(CURVE_ROWS / (shown[0][1]["curve"][1]["threshold"] or CURVE_ROWS)))
         for at in range(0, len(shown[0][1]["curve"]), every):
