@@ -104,6 +104,7 @@ def _locked(error: BaseException) -> bool:
 
 
 Units = dict[str, tuple[str, Callable[[], Iterable[Passage]]]]
+Progress = Callable[[int, int], None]  # (units re-read so far, units to re-read), after each one
 
 
 class FtsIndex:
@@ -220,13 +221,14 @@ class FtsIndex:
     def close(self) -> None:
         self._connection.close()
 
-    def sync(self, units: Units) -> int:
-        """Bring the index in line with ``units`` (unit -> (signature, loader)); returns how many units were re-read."""
+    def sync(self, units: Units, progress: Progress | None = None) -> int:
+        """Bring the index in line with ``units`` (unit -> (signature, loader)); returns how many units were re-read.
+        ``progress`` hears how far the re-reading is, for an index of a large folder to show."""
         with self._lock:
             self._units = units
-            return self._recovering(lambda: self._sync(units), resync=False)
+            return self._recovering(lambda: self._sync(units, progress), resync=False)
 
-    def _sync(self, units: Units) -> int:
+    def _sync(self, units: Units, progress: Progress | None = None) -> int:
         connection = self._connection
         if not any(self._changes(units)):
             return 0
@@ -235,7 +237,7 @@ class FtsIndex:
             changed, removed = self._changes(units)
             for unit in removed + changed:
                 self._delete_unit(unit)
-            for unit in changed:
+            for done, unit in enumerate(changed, 1):
                 signature, loader = units[unit]
                 seen: set[str] = set()
                 for passage in loader():
@@ -251,6 +253,8 @@ class FtsIndex:
                         (cursor.lastrowid, passage.title, passage.text),
                     )
                 connection.execute("INSERT OR REPLACE INTO units VALUES (?,?)", (unit, signature))
+                if progress is not None:
+                    progress(done, len(changed))
         return len(changed) + len(removed)
 
     def _changes(self, units: Units) -> tuple[list[str], list[str]]:
