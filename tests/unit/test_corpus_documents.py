@@ -94,4 +94,12 @@ def test_a_long_first_index_says_how_far_it_is():
 def test_the_index_reports_progress_per_file_read(folder, isolated_data_dir):
     heard: list[tuple[int, int]] = []
     LocalCorpusBackend(folder, isolated_data_dir, progress=lambda done, total: heard.append((done, total)))
-    assert heard == [(n, 5) for n in range(1, 6)]
+    assert heard == [(n, 5) for n in range(1, 6)]  # every readable or named file, one by one
+
+
+def test_a_document_format_that_is_not_read_is_named_with_what_to_do(folder, isolated_data_dir):
+    (folder / "budget.xlsx").write_bytes(b"PK\x03\x04 a spreadsheet")
+    (folder / "photo.jpg").write_bytes(b"\xff\xd8\xff")
+    notices = LocalCorpusBackend(folder, isolated_data_dir).notices
+    assert "budget.xlsx: format not read (a spreadsheet: save it as PDF or .csv text); skipped" in notices
+    assert not any("photo.jpg" in notice for notice in notices)

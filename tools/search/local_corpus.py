@@ -252,7 +252,7 @@ class LocalCorpusBackend:
             return _signature(path), self._jsonl_loader(path, unit)
         if suffix in TEXT_SUFFIXES:
             return _signature(path), functools.partial(read_text_file, path, text_root)
-        if suffix in DOCUMENT_SUFFIXES:  # the caps are in the signature: raising one re-reads what it cut
+        if suffix in DOCUMENT_SUFFIXES:  # the caps are in the signature: changing one re-reads the documents
             return f"{_signature(path)}:{self.limits.label()}", self._document_loader(path, unit)
         return None
 
