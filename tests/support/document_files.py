@@ -8,6 +8,7 @@ paragraph styles (Title, Heading 1, Heading 2) and tables.
 
 from __future__ import annotations
 
+import re
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -74,6 +75,14 @@ def write_damaged_pdf(path: Path) -> Path:
     """A PDF cut off a third of the way through, as a download that broke."""
     whole = pdf_bytes([["The minutes of a meeting that never finished downloading."] * 3])
     path.write_bytes(whole[: len(whole) // 3])
+    return path
+
+
+def write_pdf_with_damaged_page(path: Path, pages: Sequence[Sequence[str]], damaged: int) -> Path:
+    """``pages`` as a PDF whose page ``damaged`` (from 1) has its compressed content overwritten with zero bytes."""
+    whole = pdf_bytes(pages)
+    stream = list(re.finditer(rb"stream\n(.*?)\nendstream", whole, re.DOTALL))[damaged - 1]
+    path.write_bytes(whole[: stream.start(1)] + bytes(len(stream.group(1))) + whole[stream.end(1):])
     return path
 
 

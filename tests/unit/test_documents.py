@@ -10,7 +10,13 @@ from satiate.tools.documents.passages import document_passages
 from satiate.tools.documents.pdf_layout import is_page_number, page_paragraphs, pages_as_paragraphs
 from satiate.tools.documents.plain import plain_title
 from satiate.tools.documents.reading import read_document
-from support.document_files import write_damaged_pdf, write_docx, write_encrypted_pdf, write_pdf
+from support.document_files import (
+    write_damaged_pdf,
+    write_docx,
+    write_encrypted_pdf,
+    write_pdf,
+    write_pdf_with_damaged_page,
+)
 
 HEADER = "Larkspur Parish Council - Minutes of the Spring Meeting"
 PAGE_ONE = [HEADER, "The committee met in the village hall on a wet Tuesday",
@@ -90,6 +96,14 @@ def test_a_pdf_without_readable_text_is_refused_with_its_reason(tmp_path, write,
     write(path)
     with pytest.raises(UnreadableDocument, match=reason.replace("(", r"\(").replace(")", r"\)")):
         read_document(path, DocumentLimits(max_bytes=2000))
+
+
+def test_a_damaged_page_is_noted_and_the_other_pages_are_read(tmp_path):
+    path = write_pdf_with_damaged_page(tmp_path / "torn.pdf", [["The ferry ran at dawn."], ["Lost words."],
+                                                                ["The ferry ran at dusk."]], damaged=2)
+    document = read_document(path, DocumentLimits())
+    assert [part.page for part in document.parts] == [1, 3]
+    assert document.note == "1 damaged page not read (2)"
 
 
 def test_a_pdf_locked_only_against_copying_is_read(tmp_path):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pypdf import PasswordType, PdfReader
@@ -12,8 +15,36 @@ from pypdf.errors import DependencyError
 from satiate.tools.documents.base import DocumentLimits, DocumentPart, DocumentText, UnreadableDocument
 from satiate.tools.documents.pdf_layout import pages_as_paragraphs
 
-# pypdf logs every repair it makes to a damaged file; the corpus names the file once, in its own words, instead
-logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+class _PypdfErrors(logging.Handler):
+    """pypdf logs (rather than raises) some damage, e.g. a page whose content will not decompress, and returns no text
+    for it; this hears those warnings and errors, per thread, while a page is read."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.local = threading.local()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = getattr(self.local, "found", None)
+        if found is not None:
+            found.append(record.getMessage())
+
+    @contextmanager
+    def collecting(self) -> Iterator[list[str]]:
+        self.local.found = []
+        try:
+            yield self.local.found
+        finally:
+            self.local.found = None
+
+
+# pypdf logs every repair it makes to a damaged file; the corpus names the file once, in its own words, instead: its
+# records go to this handler only, not to the user's terminal
+PYPDF_ERRORS = _PypdfErrors()
+_pypdf_logger = logging.getLogger("pypdf")
+_pypdf_logger.setLevel(logging.WARNING)
+_pypdf_logger.addHandler(PYPDF_ERRORS)
+_pypdf_logger.propagate = False
 
 HEADING_MAX_CHARS = 120  # a first line longer than this is prose, not the document's title
 _PRODUCER_TITLE = re.compile(r"^(?:untitled|microsoft word - .*|document\d*|.*\.(?:docx?|pdf|tex|indd))$",
@@ -49,15 +80,34 @@ def heading_title(paragraphs: list[str]) -> str:
     return ""
 
 
+def _page_lines(reader: PdfReader, number: int, damaged: list[tuple[int, str]]) -> list[str]:
+    """A page's text lines; a page whose content is damaged gives none and is noted (the other pages still count)."""
+    try:
+        with PYPDF_ERRORS.collecting() as errors:
+            text = reader.pages[number].extract_text() or ""
+    except Exception as exc:  # as for the whole file: any exception from pypdf means the page is damaged
+        damaged.append((number + 1, _first_line(exc)))
+        return []
+    if errors and not text.strip():
+        damaged.append((number + 1, errors[0].splitlines()[0][:120] if errors[0].strip() else "damaged content"))
+    return text.splitlines()
+
+
+def _damage_note(damaged: list[tuple[int, str]]) -> str:
+    shown = ", ".join(str(page) for page, _ in damaged[:10]) + (", ..." if len(damaged) > 10 else "")
+    return f"{len(damaged)} damaged page{'s' if len(damaged) > 1 else ''} not read ({shown})"
+
+
 def read_pdf(path: Path, limits: DocumentLimits) -> DocumentText:
     """The PDF's pages as parts (``page`` 1-based); raises UnreadableDocument when none has text."""
+    damaged: list[tuple[int, str]] = []
     try:
         reader = PdfReader(path)
         if reader.is_encrypted:
             _unlock(reader)
         total = len(reader.pages)
         read = min(total, limits.max_pages)
-        pages = [(reader.pages[number].extract_text() or "").splitlines() for number in range(read)]
+        pages = [_page_lines(reader, number, damaged) for number in range(read)]
         title = metadata_title(reader)
     except UnreadableDocument:
         raise
@@ -65,6 +115,8 @@ def read_pdf(path: Path, limits: DocumentLimits) -> DocumentText:
         raise UnreadableDocument(f"damaged PDF, could not be read ({_first_line(exc)})") from None
     if total == 0:
         raise UnreadableDocument("damaged PDF: it has no pages")
+    if damaged and len(damaged) == read:
+        raise UnreadableDocument(f"damaged PDF, no page could be read ({damaged[0][1]})")
     laid_out = pages_as_paragraphs(pages)
     parts = [DocumentPart("\n\n".join(paragraphs), page=number)
              for number, paragraphs in enumerate(laid_out, 1) if paragraphs]
@@ -73,5 +125,8 @@ def read_pdf(path: Path, limits: DocumentLimits) -> DocumentText:
                                  "read it)")
     if not parts:
         raise UnreadableDocument("no text beyond page numbers and running headers")
-    note = f"read the first {read} of {total} pages (document_max_pages)" if read < total else ""
-    return DocumentText(title=title or heading_title(laid_out[0] if laid_out else []), parts=parts, note=note)
+    notes = [_damage_note(damaged)] if damaged else []
+    if read < total:
+        notes.append(f"read the first {read} of {total} pages (document_max_pages)")
+    first_text = next((paragraphs for paragraphs in laid_out if paragraphs), [])
+    return DocumentText(title=title or heading_title(first_text), parts=parts, note="; ".join(notes))
