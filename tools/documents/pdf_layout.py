@@ -66,8 +66,14 @@ def _usual_length(lines: Sequence[str]) -> int:
     return lengths[min(len(lengths) - 1, int(USUAL_LENGTH_QUANTILE * len(lengths)))] if lengths else 0
 
 
+def _ends_in_split_word(text: str) -> bool:
+    """Letter + hyphen at the end (looked at there only: a paragraph grows line by line, a search of all of it would
+    make a long one quadratic)."""
+    return len(text) >= 2 and text[-1] == "-" and text[-2].isalpha()
+
+
 def _joined(paragraph: str, line: str) -> str:
-    if re.search(r"[^\W\d_]-$", paragraph):
+    if _ends_in_split_word(paragraph):
         return paragraph[:-1] + line if line[0].islower() else paragraph + line
     return f"{paragraph} {line}"
 
@@ -81,7 +87,7 @@ def page_paragraphs(lines: Sequence[str], running: set[str] = frozenset()) -> li
     paragraphs: list[str] = []
     current, previous = "", ""
     for line in kept:
-        ends_word = re.search(r"[^\W\d_]-$", current) is not None and line[:1].islower()
+        ends_word = _ends_in_split_word(current) and line[:1].islower()
         continues = previous and line and not is_page_number(line) and not _LIST_ITEM.match(line) and (
             ends_word or len(previous) >= FULL_LINE_SHARE * usual)
         if continues:
