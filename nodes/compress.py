@@ -45,7 +45,7 @@ def to_source(hit: Hit, source_id: str, record: SearchRecord, text: str, read_ki
         id=source_id, key=hit["key"], url=hit["url"], title=hit["title"], text=text, backend=hit["backend"],
         read_kind=read_kind, query=record["query"], angle=record["angle"], cycle=record["cycle"], round=record["round"],  # type: ignore[typeddict-item]
     )
-    for optional in ("doc_id", "source_type"):
+    for optional in ("doc_id", "page", "source_type"):
         if hit.get(optional):
             source[optional] = hit[optional]  # type: ignore[literal-required]
     if record.get("breadcrumb"):

@@ -72,6 +72,8 @@ def to_hits(attempt: SearchAttempt) -> list[Hit]:
                   key=canonical_key(raw.url, raw.doc_id, raw.body), backend=attempt.backend, rank=rank)
         if raw.doc_id:
             hit["doc_id"] = raw.doc_id
+        if raw.page:
+            hit["page"] = raw.page
         if raw.source_type:
             hit["source_type"] = raw.source_type
         hits.append(hit)

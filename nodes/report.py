@@ -226,7 +226,8 @@ def report_markdown(state: ResearchState) -> str:
         where = source["url"] or source.get("doc_id") or source["key"]
         doc = f" (doc {source['doc_id']})" if source.get("doc_id") and source.get("url") else ""
         flag = flagged(source)
-        parts.append(f"- [{n}] {source['title']} — {source_origin(source['backend'])}: {where}{doc} — "
+        page = f", p. {source['page']}" if source.get("page") else ""
+        parts.append(f"- [{n}] {source['title']}{page} — {source_origin(source['backend'])}: {where}{doc} — "
                      f"{source_tag(tags.get(source_id, set()))}"
                      + (f" — suspicious: {flag}" if flag else ""))
     return "\n".join(parts).rstrip() + "\n"
@@ -261,7 +262,8 @@ def build_result(state: ResearchState, thread_id: str | None, store_for: StoreFo
         sources=[
             SourceOut(id=s["id"], n=numbering.get(s["id"]), title=s["title"], url=s["url"], text=texts.get(s["id"]),
                       backend=s["backend"], origin=source_origin(s["backend"]), read_kind=s["read_kind"],
-                      doc_id=s.get("doc_id"), verification=tags.get(s["id"], []), suspicious=flagged(s))
+                      doc_id=s.get("doc_id"), page=s.get("page"), verification=tags.get(s["id"], []),
+                      suspicious=flagged(s))
             for s in sources
         ],
         rounds=list(state.get("rounds", [])),

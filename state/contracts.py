@@ -177,6 +177,8 @@ class SourceOut(BaseModel):
                                             "'local' for a file or passage of a corpus (or the built-in one).")
     read_kind: str
     doc_id: str | None = None
+    page: int | None = Field(None, description="For a passage of a local PDF, the page it is on (from 1); the url "
+                             "opens that page (x.pdf#page=N).")
     verification: list[str] = Field(default_factory=list)
     suspicious: str | None = Field(None, description="Why this source looks like it tries to instruct the reader or "
                                    "a model (its instruction-like sentences are never claims), or null.")

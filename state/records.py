@@ -54,6 +54,7 @@ class Hit(TypedDict):
     backend: str
     rank: int
     doc_id: NotRequired[str | None]
+    page: NotRequired[int]  # the page of a local PDF the passage is on, from 1
     source_type: NotRequired[str]
     body_hash: NotRequired[str]
     body: NotRequired[str]
@@ -102,6 +103,7 @@ class SourceRecord(TypedDict):
     cycle: int
     round: int
     doc_id: NotRequired[str | None]
+    page: NotRequired[int]  # the page of a local PDF the text is from, from 1 (its url opens there: x.pdf#page=N)
     breadcrumb: NotRequired[str | None]
     source_type: NotRequired[str]
 

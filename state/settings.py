@@ -73,7 +73,17 @@ class Settings(BaseModel):
         "every round.",
     )
     corpus: str | None = Field(
-        None, description="A local corpus: a folder of .md/.txt/.html files or a JSONL file of {doc_id, title, text}."
+        None, description="A local corpus: a folder of documents (.pdf, .docx, .md, .txt, .rst, .html) or a JSONL file "
+        "of {doc_id, title, text}.",
+    )
+    document_max_pages: int = Field(
+        2000, ge=1, le=1_000_000,
+        description="Pages read of one PDF in the corpus at most; a longer one is read up to here, with a notice.",
+    )
+    document_max_mb: float = Field(
+        100.0, gt=0, le=100_000,
+        description="Size of one PDF or Word file in the corpus at most, in MB; a bigger one is skipped, with a "
+        "notice.",
     )
     web: bool | None = Field(
         None,

@@ -22,6 +22,7 @@ class RawHit(BaseModel):
     url: str = ""
     body: str = ""
     doc_id: str | None = None
+    page: int | None = Field(None, description="The page of a local document (a PDF) the passage is on, from 1.")
     source_type: str | None = Field(None, description="peer | primary | press | practitioner, when known.")
 
 

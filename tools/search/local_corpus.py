@@ -1,9 +1,13 @@
-"""Search a local corpus: a folder of .md/.txt/.html files or a JSONL file of ``{doc_id, title, text}``.
+"""Search a local corpus: a folder of documents (.pdf, .docx, .md, .txt, .rst, .html) or a JSONL file of
+``{doc_id, title, text}``.
 
 HTML files are read as a browser shows them: hidden elements are dropped (``tools.html_text``), the same rule as for
-web pages. A malformed JSONL line (not JSON, not an object, not UTF-8) is skipped, not fatal: the backend counts
-them per file and says so in ``notices`` ("skipped 2 malformed lines in x.jsonl (first: line 7: ...)"), also on
-later runs that reuse the index.
+web pages. PDF and Word files are read by ``tools.documents``: a PDF page by page, so each passage links to its page
+(``file:///.../x.pdf#page=N``, and a hit carries ``page``). Nothing in the folder stops the run: a malformed JSONL
+line (not JSON, not an object, not UTF-8) is skipped, and so is a document that cannot be read (damaged, encrypted,
+no text layer, empty, too big); the backend says so once per file in ``notices`` ("skipped 2 malformed lines in
+x.jsonl (first: line 7: ...)", "scan.pdf: no text layer; OCR is not supported"), also on later runs that reuse the
+index.
 """
 
 from __future__ import annotations
@@ -15,10 +19,14 @@ import logging
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satiate.tools.documents.base import DocumentLimits, UnreadableDocument
+from satiate.tools.documents.passages import document_passages
+from satiate.tools.documents.plain import plain_title
+from satiate.tools.documents.reading import DOCUMENT_SUFFIXES, read_document
 from satiate.tools.html_text import html_to_text, visible_text
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, Units, passages_of
@@ -28,23 +36,33 @@ __all__ = ["CorpusError", "LocalCorpusBackend", "html_to_text", "read_jsonl_line
 logger = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm"}
+READABLE = "a folder, .jsonl, .pdf, .docx, .md, .txt or .html"
+_PAGE_LINK = re.compile(r"^file:.*#page=(\d+)$")
 
 
 class CorpusError(ValueError):
     """The corpus path is missing or unreadable; the message says which path and why."""
 
 
+def stem_title(path: Path) -> str:
+    return path.stem.replace("_", " ").replace("-", " ")
+
+
 def read_text_file(path: Path, root: Path) -> list[Passage]:
     raw = path.read_text(encoding="utf-8", errors="replace")
-    title = path.stem.replace("_", " ").replace("-", " ")
     if path.suffix.lower() in {".html", ".htm"}:
         html_title, raw = visible_text(raw)
-        title = html_title or title
+        title = html_title or stem_title(path)
     else:
-        heading = re.search(r"^#\s+(.+)$", raw, re.MULTILINE)
-        title = heading.group(1).strip() if heading else title
+        title = plain_title(raw, stem_title(path))
     relative = path.relative_to(root).as_posix()
     return passages_of(relative, title, path.resolve().as_uri(), raw)
+
+
+def page_of(url: str) -> int | None:
+    """The page a local document's link opens at (``file:///.../x.pdf#page=N``), if it names one."""
+    match = _PAGE_LINK.match(url)
+    return int(match.group(1)) if match else None
 
 
 @dataclass
@@ -111,15 +129,15 @@ def _signature(path: Path) -> str:
 
 
 @dataclass
-class SkipLedger:
-    """Malformed-line counts per JSONL unit and signature, kept beside the index so a run that reuses the index (and
-    so reads no file) still reports them."""
+class NoticeLedger:
+    """What went wrong reading each unit (malformed JSONL lines, an unreadable document), per unit and signature,
+    kept beside the index so a run that reuses the index (and so reads no file) still reports it."""
 
     path: Path
     entries: dict[str, dict[str, object]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path) -> SkipLedger:
+    def load(cls, path: Path) -> NoticeLedger:
         try:
             entries = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -131,10 +149,11 @@ class SkipLedger:
         return [str(entry.get("notice")) for unit, entry in sorted(self.entries.items())
                 if isinstance(entry, dict) and entry.get("signature") == signatures.get(unit) and entry.get("notice")]
 
-    def update(self, read: dict[str, SkippedLines], signatures: dict[str, str]) -> None:
+    def update(self, read: dict[str, str], signatures: dict[str, str]) -> None:
+        """Record the notices of the units read this time (``""``: read cleanly), keep the others'."""
         entries = {unit: entry for unit, entry in self.entries.items() if unit in signatures and unit not in read}
-        entries.update({unit: {"signature": signatures[unit], "notice": skipped.notice()}
-                        for unit, skipped in read.items() if skipped.count})
+        entries.update({unit: {"signature": signatures[unit], "notice": notice}
+                        for unit, notice in read.items() if notice})
         if entries == self.entries:
             return
         self.entries = entries
@@ -144,33 +163,37 @@ class SkipLedger:
                 json.dump(entries, out)
             os.replace(temporary, self.path)
         except OSError:
-            logger.debug("could not write %s; malformed lines will be reported only when re-read", self.path)
+            logger.debug("could not write %s; its notices will be reported only when the files are re-read", self.path)
 
 
 class LocalCorpusBackend:
     """A folder or JSONL file indexed once into SQLite FTS5 (re-indexed incrementally when files change)."""
 
-    def __init__(self, corpus: str | Path, data_dir: Path, name: str = "corpus") -> None:
+    def __init__(self, corpus: str | Path, data_dir: Path, name: str = "corpus", *,
+                 limits: DocumentLimits | None = None) -> None:
         self.root = Path(corpus).expanduser()
         if not self.root.exists():
             raise CorpusError(f"corpus not found: {self.root}")
         self.name = name
         self.description = f"local corpus {self.root.name}: passages searched with BM25; exact words matter"
+        self.limits = limits or DocumentLimits()
         index_path = index_path_for(data_dir, self.root)
         self.index = FtsIndex(index_path)
         self._skipped: dict[str, SkippedLines] = {}
+        self._unreadable: dict[str, str] = {}  # document unit -> why it gave no text ("" when read), this sync
         units = self._units()
         self.reindexed = self.index.sync(units)
         signatures = {unit: signature for unit, (signature, _) in units.items()}
-        ledger = SkipLedger.load(index_path.with_name(index_path.stem + ".skipped.json"))
-        ledger.update(self._skipped, signatures)
-        # What the CLI should print about this corpus (malformed JSONL lines skipped, per file).
+        ledger = NoticeLedger.load(index_path.with_name(index_path.stem + ".skipped.json"))
+        read = {unit: skipped.notice() if skipped.count else "" for unit, skipped in self._skipped.items()}
+        ledger.update(read | self._unreadable, signatures)
+        # What the CLI should print about this corpus: malformed JSONL lines skipped, documents not read, per file.
         self.notices: list[str] = ledger.notices(signatures)
         for notice in self.notices:  # info, not warning: the CLI prints `notices`, a warning would say it twice
             logger.info("corpus %s: %s", self.root, notice)
         if self.index.count() == 0:
             detail = f" ({'; '.join(self.notices)})" if self.notices else ""
-            raise CorpusError(f"corpus has no readable .md/.txt/.html/.jsonl text: {self.root}{detail}")
+            raise CorpusError(f"corpus has no readable text ({READABLE}): {self.root}{detail}")
 
     def _jsonl_loader(self, path: Path, unit: str):
         def load() -> Iterator[Passage]:
@@ -179,31 +202,55 @@ class LocalCorpusBackend:
 
         return load
 
+    def _document_loader(self, path: Path, unit: str):
+        def load() -> list[Passage]:
+            try:
+                document = read_document(path, self.limits)
+            except UnreadableDocument as reason:
+                self._unreadable[unit] = f"{unit}: {reason}; skipped"
+                return []
+            except OSError as exc:  # gone or unreadable since the folder was listed
+                self._unreadable[unit] = f"{unit}: could not be opened ({exc.strerror or exc}); skipped"
+                return []
+            self._unreadable[unit] = f"{unit}: {document.note}" if document.note else ""
+            document.title = document.title or stem_title(path)
+            return document_passages(unit, path.resolve().as_uri(), document)
+
+        return load
+
+    def _unit(self, path: Path, unit: str, text_root: Path) -> tuple[str, Callable[[], Iterable[Passage]]] | None:
+        """(signature, loader) of one file, or None for a file the corpus does not read."""
+        suffix = path.suffix.lower()
+        if suffix == ".jsonl":
+            return _signature(path), self._jsonl_loader(path, unit)
+        if suffix in TEXT_SUFFIXES:
+            return _signature(path), functools.partial(read_text_file, path, text_root)
+        if suffix in DOCUMENT_SUFFIXES:  # the caps are in the signature: changing one re-reads the documents
+            return f"{_signature(path)}:{self.limits.label()}", self._document_loader(path, unit)
+        return None
+
     def _units(self) -> Units:
         root = self.root
         if root.is_file():
-            if root.suffix.lower() == ".jsonl":
-                return {root.name: (_signature(root), self._jsonl_loader(root, root.name))}
-            if root.suffix.lower() in TEXT_SUFFIXES:
-                return {root.name: (_signature(root), lambda: read_text_file(root, root.parent))}
-            raise CorpusError(f"unsupported corpus file type {root.suffix!r}: use a folder, .jsonl, .md, .txt or .html")
+            unit = self._unit(root, root.name, root.parent)
+            if unit is None:
+                raise CorpusError(f"unsupported corpus file type {root.suffix!r}: use {READABLE}")
+            return {root.name: unit}
         units: Units = {}
         for path in sorted(root.rglob("*")):
             if not path.is_file() or path.name.startswith("."):
                 continue
-            unit = path.relative_to(root).as_posix()
-            suffix = path.suffix.lower()
-            if suffix == ".jsonl":
-                loader = self._jsonl_loader(path, unit)
-            elif suffix in TEXT_SUFFIXES:
-                loader = functools.partial(read_text_file, path, root)
-            else:
-                continue
-            units[unit] = (_signature(path), loader)
+            name = path.relative_to(root).as_posix()
+            unit = self._unit(path, name, root)
+            if unit is not None:
+                units[name] = unit
         return units
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
-        return self.index.search(query, max_results)
+        hits = self.index.search(query, max_results)
+        for hit in hits:
+            hit.page = page_of(hit.url)
+        return hits
 
     def close(self) -> None:
         self.index.close()

@@ -173,11 +173,12 @@ def build_backend(name: str, settings: Settings) -> SearchBackend:
     """Construct one named backend from settings (raises CorpusError / SettingsError with a clear message)."""
     data_dir = Path(settings.data_path)
     if name == "corpus":
+        from satiate.tools.documents.base import document_limits
         from satiate.tools.search.local_corpus import CorpusError, LocalCorpusBackend
 
         if not settings.corpus:
             raise CorpusError("backend 'corpus' needs a corpus path (--corpus PATH)")
-        corpus = LocalCorpusBackend(settings.corpus, data_dir)
+        corpus = LocalCorpusBackend(settings.corpus, data_dir, limits=document_limits(settings))
         corpus.cacheable = False  # type: ignore[attr-defined]  # see SearchService.caches
         return corpus
     if name == "builtin":
