@@ -52,7 +52,7 @@ def test_a_pdf_answer_cites_its_page_and_bad_files_are_named_once(capsys, papers
     assert err.count("scan.pdf: no text layer; OCR is not supported") == 1
 
     code, report, _ = run_cli(capsys, "show", result["thread_id"])
-    assert code == 0 and ", p. 2 — file://" in report
+    assert code == 0 and ", p. 2 — local: file://" in report
 
 
 def test_a_word_answer_cites_the_word_file(capsys, papers):
