@@ -67,7 +67,7 @@ _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
     r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
-# Units a number is measured in; a counted noun ("250 million copies", "6,825 inhabitants") is not part of the answer.
+# Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent".split())
 # Nouns naming a person: "which American film director ..." asks for a person although it starts with "which".
@@ -136,7 +136,7 @@ class Found:
 
 # --- the question --------------------------------------------------------------------------------------------------
 def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
-    """The two names either side of " or " / " and " ("..., Henry Roth or Robert Erskine Childers?")."""
+    """The two names either side of " or " / " and " ("..., Mara Quill or Tobias Venn?")."""
     body = question.strip().rstrip("?. ")
     left, found, right = body.partition(f" {joiner} ")
     if not found:
@@ -146,7 +146,7 @@ def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
     raw = [re.sub(r"^(?:the|a|an)\s+", "", part, flags=re.I) for part in (left_segment, right_segment)]
     if all(part[:1].isupper() and len(part.split()) <= 6 and part.split()[0].lower() not in LEADING_NOISE
            for part in raw):
-        return raw[0], raw[1]  # "Which band, Letters to Cleo or Screaming Trees, ...": the options as written
+        return raw[0], raw[1]  # "Which band, Salt Hollow or Copper Weather, ...": the options as written
     before = [n for n in name_spans(left_segment) if n.lower() not in AUXILIARIES]
     after = name_spans(right_segment)
     if not before or not after:
@@ -198,7 +198,7 @@ def expected_answer(question: str) -> Expected:
 
 
 def _names_a_person(tokens: list[str]) -> bool:
-    """ "which American film director ...", "under which former Governor of Arkansas": the words after what/which,
+    """ "which American film director ...", "under which former Governor of Westmarch": the words after what/which,
     up to the verb or "of", name a person."""
     for at, token in enumerate(tokens):
         if token not in ("what", "which"):
@@ -354,8 +354,8 @@ def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = ""
 
 
 def counted_noun(question: str) -> str:
-    """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("250 million", not
-    "250 million copies")."""
+    """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("40 million", not
+    "40 million copies")."""
     match = re.search(r"\bhow (?:many|much)\s+(\w+)", question.lower())
     return match.group(1) if match else ""
 
@@ -363,8 +363,8 @@ def counted_noun(question: str) -> str:
 def candidate_spans(text: str, expected: Expected, common: frozenset[str] = frozenset(),
                     qualifiers: frozenset[str] = frozenset(), counted: str = "") -> list[str]:
     """Spans of the expected kind in a sentence. A quantity keeps the word after it when that word is a unit of
-    measure ("17 metres") or qualifies it the way the question does ("3,677 seated" for "can seat how many"); not
-    "273, reducing" nor the counted noun ("250 million copies" for "how many copies")."""
+    measure ("17 metres") or qualifies it the way the question does ("4,120 seated" for "can seat how many"); not
+    "512, reducing" nor the counted noun ("40 million copies" for "how many copies")."""
     kind = expected.kind
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
@@ -387,7 +387,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
 def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "") -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
     Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
-    "Fairfax County" answers "what county?"."""
+    "Harrow County" answers "what county?"."""
     if span.lower() in question_lower:
         return False
     if digits := numbers(span):
@@ -429,8 +429,8 @@ RELATIVE_LEAD = frozenset("in of at on from by to for with".split())
 
 
 def head_noun(question: str) -> str:
-    """The noun the question names its answer by ("what county" -> "county", "which larger Hall of Fame" -> "hall").
-    A relative "which" inside the question ("the state in which Ellis Island is ...") names no answer."""
+    """The noun the question names its answer by ("what county" -> "county", "which larger Guild of Masons" -> "guild").
+    A relative "which" inside the question ("the state in which Gull Rock is ...") names no answer."""
     text = question.strip()
     for match in _HEAD.finditer(text):
         before = text[: match.start()].split()
@@ -442,7 +442,7 @@ def head_noun(question: str) -> str:
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
     """How well a span fits the kind asked for; a quoted span is a title, not a person or a place; a span that
-    carries the question's own noun ("Fairfax County" for "what county") fits best."""
+    carries the question's own noun ("Harrow County" for "what county") fits best."""
     if head and head in span.lower().split():
         return 1.3
     quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
@@ -457,8 +457,8 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
 
 
 def _defined_subject(span: str, text: str, focus: frozenset[str]) -> bool:
-    """The span is what a defining sentence is about ("Yellowcraig ... is a coastal area ...", "The English Electric
-    Canberra is a British ... bomber"), and the definition states the question's focus."""
+    """The span is what a defining sentence is about ("Pellmoor ... is a coastal area ...", "The Harcastle
+    Kestrel is a British ... glider"), and the definition states the question's focus."""
     match = re.match(r"(?:The\s+)?(.{2,120}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+(?:is|was|are|were)\s+(.*)", text)
     return match is not None and match.group(1).strip(" \"“”") == span and bool(stems(match.group(2)) & focus)
 
@@ -553,7 +553,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 # "what nationality were A and B?")
             if len(mentioned_in.get(key, ())) > generic and head not in key.split():
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
-                # carries the noun the question asks for: "Fairfax County" on many pages answers "what county?"
+                # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
             value = scored.score * (0.7 + 0.3 * closeness) * _type_fit(span, expected, scored.line.text, head)
@@ -587,8 +587,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
 
 
 def _common_name(span: str, title: str) -> str:
-    """A person's page title is the name they go by: "Hall" on the page "G. Stanley Hall" and "John Samuel Waters Jr."
-    on "John Waters" are shown as the title; a span that differs in first or last name stays as it is."""
+    """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Oskar Timo Brandt Jr."
+    on "Oskar Brandt" are shown as the title; a span that differs in first or last name stays as it is."""
     name = clean_title(title)
     parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
     title_parts = name.split()

@@ -110,11 +110,11 @@ def rank_breadcrumbs(
 ) -> list[Breadcrumb]:
     """Entities worth following, best first.
 
-    Names are mined from the topical sources only (``topical_sources``), and never across punctuation ("McDowell
-    County, West Virginia" is two names, not one query-sized bag). A name earns the relevance of every sentence that
+    Names are mined from the topical sources only (``topical_sources``), and never across punctuation ("Harrow
+    County, New Westmarch" is two names, not one query-sized bag). A name earns the relevance of every sentence that
     mentions it: the question's terms in that sentence, weighted by rarity, and three times more for terms of the
     names the question itself contains (a sentence about the question's anchor entity is where its bridge is named).
-    A page about something the question names ("Privilege (Ivor Cutler album)" for "the performer of Privilege")
+    A page about something the question names ("Lanterns (Odile Marr album)" for "the performer of Lanterns")
     names the bridge in its first sentences and in its title's qualifier, so those earn a bonus that fades with the
     sentence's position. Kept: names absent from the question (``include_question`` keeps them, for key actors) and
     not already the title of a source we hold (``held_names``: that page is read; ``include_held`` keeps them, for
@@ -133,7 +133,7 @@ def rank_breadcrumbs(
         anchored = bool(stems(title)) and stems(title) <= question_terms
         qualifier = source["title"].strip()[len(title):].strip(" ()")
         if anchored and qualifier:
-            scanned.append((source, qualifier, set(), 1.0))  # "(Ivor Cutler album)": the page's own pointer
+            scanned.append((source, qualifier, set(), 1.0))  # "(Odile Marr album)": the page's own pointer
         position = 0
         for sentence in sentences(source["text"][:SCAN_CHARS]):
             if claimable(sentence.text):  # prose only: badges, tables and code name nothing worth following
@@ -195,15 +195,16 @@ BRIDGE_QUERY_TERMS = 4
 
 
 def search_form(text: str) -> str:
-    """Text as a search index should see it: "Corey Taylor's city" becomes "Corey Taylor city" (an index splits
+    """Text as a search index should see it: "Mira Castel's city" becomes "Mira Castel city" (an index splits
     "Taylor's" into "taylor" + "s", so the possessive would only match pages that write it the same way)."""
     return POSSESSIVE.sub("", text)
 
 
 def bridge_query(question: str, name: str, limit: int = BRIDGE_QUERY_TERMS) -> str:
     """The query that follows a bridge: its name plus the question's relation terms (the words around the question
-    word, ``focus_terms``) that the name does not already say, e.g. "Iowa president state" for "Who was president
-    when the area where Intrepid Wind Farm is located became a state?" once the wind farm's page names Iowa.
+    word, ``focus_terms``) that the name does not already say, e.g. "Westmarch president state" for "Who was
+    president when the area where Brackenridge Wind Farm is located became a state?" once the wind farm's page names
+    Westmarch.
 
     Not a bag of every question term the sources leave uncovered: the first hop's own words ("intrepid wind")
     would pull the search back to the page already read.

@@ -84,7 +84,7 @@ def angle_queries(text: str, angles: list[str]) -> list[PlanQueryModel]:
     text = search_form(text)
     core = " ".join(core_terms(text))
     # The things a question names: the two it compares ("Were X and Y ..."), else its names and quoted titles, never
-    # cut at an abbreviation's full stop ("Ken St. Andre") nor glued to the question word ("What WB").
+    # cut at an abbreviation's full stop ("Ivo St. Amand") nor glued to the question word ("What KV").
     names = unique([*expected_answer(text).options, *(n for n in name_spans(text) if len(n) > 2)])[:2]
     # A very long question is a poor search query: its first words, cut at a word boundary, stand in for it.
     planned = [PlanQueryModel(query=clamp_query(text), intent="the target as asked", angle="question")]
@@ -120,7 +120,7 @@ def answer_supported(question: str, found: Found, settings: Settings) -> bool:
 def answer_check(found: Found | None, view: ResearchView) -> PlanQueryModel | None:
     """The query that reads the answer's own page, while it is unread and was never searched for.
 
-    A name found as the answer may be one more bridge (the company Sachin Warrier worked for is not where it is
+    A name found as the answer may be one more bridge (the company Anil Desrosier worked for is not where it is
     headquartered), and its own page is where the next hop, or the corroboration, is written: it is read once
     before the loop may stop."""
     if found is None or found.short_answer is None or found.kind not in NAMED_ANSWERS:
@@ -160,8 +160,9 @@ def seen_worth_reading(view: ResearchView, limit: int) -> list[PlanQueryModel]:
     again against the question and the bridges found since.
 
     One whose sentence now ranks among the best few for the question (a chain through a bridge read later makes it
-    relevant: "Iowa became the 29th state ... when President James K. Polk signed" once the wind farm's page named
-    Iowa) is read, asked for by its title and the rarest words of that sentence, which brings that passage first.
+    relevant: "Westmarch became the 12th province ... when Chancellor Ida Fenn signed" once the wind farm's
+    page named Westmarch) is read, asked for by its title and the rarest words of that sentence, which brings that
+    passage first.
     """
     if limit <= 0:
         return []
@@ -253,7 +254,7 @@ def subject_of(source: SourceRecord, text: str) -> str:
 
 
 def same_subject(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> bool:
-    """Two statements can only disagree about one thing: "Sinister ... 2012" and "Deliver Us from Evil ... 2014"
+    """Two statements can only disagree about one thing: "Grey Harbour ... 2012" and "The Long Tide ... 2014"
     share a director, not a subject."""
     return subject_of(*side_a) == subject_of(*side_b)
 
@@ -335,7 +336,7 @@ class DeterministicEngine:
         uncovered = [t for t in key_terms if stem(t) not in known]
         confidence = 1 - len(uncovered) / len(key_terms) if key_terms else 1.0
         # The answer can end the loop only after the minimum rounds: round 1 reads the question's own results, and
-        # an answer found there may be the bridge itself ("the company Sachin Warrier worked for"), whose page the
+        # an answer found there may be the bridge itself ("the company Anil Desrosier worked for"), whose page the
         # breadcrumbs of round 2 read.
         found = find_answer(view.question, view.sources) if view.sources else None
         check = answer_check(found, view)

@@ -30,7 +30,7 @@ STOPWORDS = frozenset(
 
 QUESTION_WORDS = frozenset("who what when where which why how whose whom name list tell describe explain".split())
 
-# Connectors that may sit inside a capitalised name ("Journal of Psychotherapy Integration").
+# Connectors that may sit inside a capitalised name ("Journal of Applied Orchard Studies").
 NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for", "du", "del", "da", "&"})
 
 SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bounds the work a long document costs
@@ -232,13 +232,13 @@ def idf_weights(documents: list[list[str]]) -> dict[str, float]:
 
 
 def clean_title(title: str) -> str:
-    """A page title as a subject: "Sinister (film)" -> "Sinister"."""
+    """A page title as a subject: "Grey Harbour (film)" -> "Grey Harbour"."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
 
 
 def page_subject(title: str) -> str:
     """What a page is about, from its title: "Python stdlib: functools.lru_cache" -> "functools.lru_cache",
-    "Sequence Types — list, tuple, range — Lists" -> "Lists", "Sinister (film)" -> "Sinister"."""
+    "Sequence Types — list, tuple, range — Lists" -> "Lists", "Grey Harbour (film)" -> "Grey Harbour"."""
     return clean_title(title).rsplit(": ", 1)[-1].rsplit(" — ", 1)[-1]
 
 

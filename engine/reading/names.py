@@ -24,7 +24,7 @@ _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_ex
 
 
 def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
-    """Capitalised names and quoted titles, never across punctuation ("McDowell County, West Virginia" gives two).
+    """Capitalised names and quoted titles, never across punctuation ("Harrow County, New Westmarch" gives two).
 
     A single capitalised word that opens the sentence is kept only when it is not a common word elsewhere (``common``:
     words the pool also writes in lower case), so "Hall, who was ..." yields "Hall" and "The journal ..." nothing.

@@ -70,50 +70,50 @@ def test_dispatch_tells_each_search_what_is_read_already():
 
 # --- queries that follow the chain ----------------------------------------------------------------------------------
 def test_possessives_are_dropped_from_search_text():
-    assert search_form("Which region is Corey Taylor's city of birth located?") == \
-        "Which region is Corey Taylor city of birth located?"
+    assert search_form("Which region is Mira Castel's city of birth located?") == \
+        "Which region is Mira Castel city of birth located?"
     assert search_form("the Nets’s arena") == "the Nets arena"
 
 
 def test_a_bridge_query_names_the_bridge_and_the_relation_not_the_first_hop():
     question = ("What is the acronym for the statewide criminal investigation agency, in the state that has the "
-                "birthplace of Jonathan Reid as its capital?")
-    query = bridge_query(question, "Nashville")
-    assert query.startswith("Nashville ")
-    assert "acronym" in query and "jonathan" not in query.lower()  # the first hop's name is done with
+                "birthplace of Odo Marrick as its capital?")
+    query = bridge_query(question, "Kettlebury")
+    assert query.startswith("Kettlebury ")
+    assert "acronym" in query and "odo" not in query.lower()  # the first hop's name is done with
     assert len(query.split()) <= 1 + 4
 
 
 def test_breadcrumb_names_stop_at_punctuation_and_the_anchor_page_leads():
-    question = "Which region is Corey Taylor's city of birth located?"
+    question = "Which region is Mira Castel's city of birth located?"
     sources = [
-        source("S1", "Great Big Mouth Records", "Great Big Mouth Records is a record label based in Des Moines, "
-               "Iowa, which was founded by Corey Taylor and Denny Harvey."),
-        source("S2", "Johnnycake, West Virginia", "Johnnycake is an unincorporated community in McDowell County, "
-               "West Virginia, United States."),
+        source("S1", "Tin Owl Records", "Tin Owl Records is a record label based in Port Selden, "
+               "Westmarch, which was founded by Mira Castel and Bram Holloway."),
+        source("S2", "Brindlecombe, New Westmarch", "Brindlecombe is an unincorporated community in Harrow County, "
+               "New Westmarch, Eastland."),
     ]
     names = [c.name for c in rank_breadcrumbs(search_form(question), sources)]
-    assert "Des Moines" in names and "Iowa" in names
-    assert not any("," in n or n == "Des Moines Iowa" for n in names)
+    assert "Port Selden" in names and "Westmarch" in names
+    assert not any("," in n or n == "Port Selden Westmarch" for n in names)
     # a page about something the question names points at its bridge first: its title's qualifier and lead sentence
-    album = [source("S1", "Privilege (Ivor Cutler album)", "Privilege is an album by Ivor Cutler, released in "
-                    "1983 on Rough Trade Records."),
-             source("S2", "UK Indie Chart", "The UK Indie Chart is a weekly chart of independent record sales in "
-                    "the UK, and a country's performers enter it when they become popular.")]
-    ranked = rank_breadcrumbs("When did the country in which the performer of Privilege is a citizen become part "
-                              "of the UK?", album)
-    assert ranked[0].name == "Ivor Cutler"
+    album = [source("S1", "Lanterns (Odile Marr album)", "Lanterns is an album by Odile Marr, released in "
+                    "1983 on Copperleaf Records."),
+             source("S2", "Eastland Indie Chart", "The Eastland Indie Chart is a weekly chart of independent record "
+                    "sales in Eastland, and a country's performers enter it when they become popular.")]
+    ranked = rank_breadcrumbs("When did the country in which the performer of Lanterns is a citizen become part "
+                              "of Eastland?", album)
+    assert ranked[0].name == "Odile Marr"
 
 
 def test_entity_queries_name_what_the_question_names_whole():
     def names(question: str) -> list[str]:
         return [q.query for q in angle_queries(question, ["entity"]) if q.angle == "entity"]
 
-    assert names('What is the adventure in "Tunnels and Trolls", a game designed by Ken St. Andre?') == \
-        ["Tunnels and Trolls", "Ken St. Andre"]  # not "Ken St"
-    assert names("What WB drama series was Jawbreaker star Rose Mcgowan known for?") == ["Jawbreaker", "Rose Mcgowan"]
+    assert names('What is the adventure in "Caves and Cinders", a game designed by Ivo St. Amand?') == \
+        ["Caves and Cinders", "Ivo St. Amand"]  # not "Ivo St"
+    assert names("What KV drama series was Gristmill star Tamsin Orrel known for?") == ["Gristmill", "Tamsin Orrel"]
     # a comparison names its two options, each searched on its own
-    assert names("Were Scott Derrickson and Ed Wood of the same nationality?") == ["Scott Derrickson", "Ed Wood"]
+    assert names("Were Piet Hallam and Nell Ashgrove of the same nationality?") == ["Piet Hallam", "Nell Ashgrove"]
 
 
 def test_angles_suit_the_backends():

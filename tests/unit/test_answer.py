@@ -62,19 +62,19 @@ def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str
 
 
 def test_two_option_questions_name_their_options_as_written() -> None:
-    expected = expected_answer("Which band, Letters to Cleo or Screaming Trees, had more members?")
-    assert expected.kind == "choice" and expected.options == ("Letters to Cleo", "Screaming Trees")
+    expected = expected_answer("Which band, Salt Hollow or Copper Weather, had more members?")
+    assert expected.kind == "choice" and expected.options == ("Salt Hollow", "Copper Weather")
     assert expected.direction == "more"
     older = expected_answer("Who is older, Ada Quill or Tom Marsh?")
     assert older.options == ("Ada Quill", "Tom Marsh") and older.direction == "early"
 
 
 def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names() -> None:
-    spans = name_spans("Johnnycake is a community in McDowell County, West Virginia, United States.")
-    assert spans[:1] == ["Johnnycake"] and "McDowell County" in spans and "West Virginia" in spans
+    spans = name_spans("Brindlecombe is a community in Harrow County, New Westmarch, Eastland.")
+    assert spans[:1] == ["Brindlecombe"] and "Harrow County" in spans and "New Westmarch" in spans
     assert not any("," in span for span in spans)
-    quoted = name_spans('"To Know Him Is to Love Him" is a song written by Phil Spector.')
-    assert quoted == ["To Know Him Is to Love Him", "Phil Spector"]
+    quoted = name_spans('"All the Lamps Are Lit Again" is a song written by Orla Vance.')
+    assert quoted == ["All the Lamps Are Lit Again", "Orla Vance"]
     # a capitalised common word that opens the sentence is no name
     assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
 
@@ -114,8 +114,8 @@ def test_the_noun_the_question_asks_by_does_not_make_the_answer_part_of_the_ques
     passages = [page("Tellmoor Galleria", "Tellmoor Galleria is a mall located in Brackwater County, Ostland.")]
     found = find_answer("Tellmoor Galleria is located in what county?", sources_of(passages))
     assert found.short_answer == "Brackwater County"
-    # a relative "which" names no answer noun: "island" is not what "in which Ellis Island ..." asks for
-    assert head_noun("Where did they play in the state in which Ellis Island is located?") == ""
+    # a relative "which" names no answer noun: "rock" is not what "in which Gull Rock ..." asks for
+    assert head_noun("Where did they play in the state in which Gull Rock is located?") == ""
     assert head_noun("What nationality were Ada Quill and Tom Marsh?") == "nationality"
 
 

@@ -42,10 +42,10 @@ def test_disputes_need_the_same_subject():
     press = source("S2", "Harbor Works history (press)", "")
     assert same_subject((harbor, "Harbor Works was founded in 1987 by Ada Pell."),
                         (press, "A press profile claims Harbor Works was founded in 1991 by Ada Pell."))
-    sinister = source("S3", "Sinister (film)", "")
-    deliver = source("S4", "Deliver Us from Evil", "")
-    assert not same_subject((sinister, "Sinister is a 2012 horror film directed by Scott Derrickson."),
-                            (deliver, "Deliver Us from Evil is a 2014 horror film directed by Scott Derrickson."))
+    harbour = source("S3", "Grey Harbour (film)", "")
+    tide = source("S4", "The Long Tide", "")
+    assert not same_subject((harbour, "Grey Harbour is a 2012 horror film directed by Ada Wrenfield."),
+                            (tide, "The Long Tide is a 2014 horror film directed by Ada Wrenfield."))
     # a sentence that refers back takes its page's title as its subject
     assert not same_subject((source("S5", "Journal A", ""), "The journal was first published in 1963."),
                             (source("S6", "Journal B", ""), "The journal was first published in 2009."))
