@@ -16,8 +16,6 @@ import argparse
 import json
 import os
 import random
-import resource
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -27,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.data import REPO_ROOT, RESULTS_DIR
-from bench.environment import command_line, git_version, machine
+from bench.environment import command_line, git_version, machine, max_rss_mb, run_child
 from bench.report import write_outputs
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # the tests' PDF writer: one hand-written writer, not two
@@ -45,9 +43,6 @@ TAILS = ("after the spring flood", "at the autumn meeting", "for the third year 
          "before the harvest", "against the advice of the elders", "at a cost of {n} crowns", "in {n} working days")
 CHANGED_SENTENCE = "The quartermaster of Vellbrook counted {n} lanterns in the granary loft."
 
-
-def max_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
 
 
 def invented_page(rng: random.Random) -> list[str]:
@@ -109,13 +104,6 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def run_child(spec: dict[str, Any]) -> dict[str, Any]:
-    completed = subprocess.run([sys.executable, "-m", "bench.documents", "--child", json.dumps(spec)], cwd=REPO_ROOT,
-                               capture_output=True, text=True, timeout=7200)
-    if completed.returncode != 0:
-        raise RuntimeError(f"documents child failed: {completed.stderr[-2000:]}")
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.documents", description=__doc__.split("\n\n")[0])
@@ -144,13 +132,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  generated {args.files} PDFs x {args.pages} pages ({size / 2**20:.1f} MB) in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         base = {"corpus": str(folder), "data_dir": str(scratch / "data")}
-        first = run_child(base)
+        first = run_child("bench.documents", base)
         print(f"  first index: {first['open_s']:.1f} s, {first['passages']} passages", flush=True)
-        unchanged = run_child(base)
+        unchanged = run_child("bench.documents", base)
         path, sentence = change_one(folder, args.pages, args.seed)
-        second = run_child({**base, "query": sentence, "sentence": sentence})
+        second = run_child("bench.documents", {**base, "query": sentence, "sentence": sentence})
         print(f"  after changing {path.name}: {second['open_s']:.2f} s, {second['reindexed']} file re-read", flush=True)
-        traced = None if args.no_trace else run_child({**base, "data_dir": str(scratch / "traced"), "traced": True})
+        traced = None if args.no_trace else run_child("bench.documents",
+                                                      {**base, "data_dir": str(scratch / "traced"), "traced": True})
     pages = args.files * args.pages
     lines = ["# Indexing a folder of PDFs", "", f"Command: `{command}`  ",
              f"git {git_version()}; {machine()['summary']}.", "",

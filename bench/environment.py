@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from bench.data import REPO_ROOT
 
@@ -66,3 +69,18 @@ def code_changed_lines(start: str, end: str, consequence: str) -> list[str]:
     if start == end:
         return []
     return ["", f"**The code changed during this run ({start} -> {end})**: {consequence} Run again on a quiet tree."]
+
+
+def max_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+
+
+def run_child(module: str, spec: dict[str, Any], timeout_s: float = 7200) -> dict[str, Any]:
+    """Run ``python -m module --child SPEC`` in a fresh process (so its peak memory is its own) and return the JSON
+    object it prints last."""
+    completed = subprocess.run([sys.executable, "-m", module, "--child", json.dumps(spec)], cwd=REPO_ROOT,
+                               capture_output=True, text=True, timeout=timeout_s)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{module} child failed: {completed.stderr[-2000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])

@@ -12,23 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from bench.data import DEFAULT_DATA, REPO_ROOT, RESULTS_DIR, corpus_path, load_questions
-from bench.environment import command_line, git_version, machine
+from bench.data import DEFAULT_DATA, RESULTS_DIR, corpus_path, load_questions
+from bench.environment import command_line, git_version, machine, max_rss_mb, run_child
 from bench.report import write_outputs
-
-
-def max_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
 
 
 def synthesize_corpus(source: Path, multiple: int, target: Path) -> int:
@@ -76,13 +69,6 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def run_child(spec: dict[str, Any]) -> dict[str, Any]:
-    completed = subprocess.run([sys.executable, "-m", "bench.scaling", "--child", json.dumps(spec)], cwd=REPO_ROOT,
-                               capture_output=True, text=True, timeout=1800)
-    if completed.returncode != 0:
-        raise RuntimeError(f"scaling child failed: {completed.stderr[-2000:]}")
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__.split("\n\n")[0])
@@ -110,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             written = synthesize_corpus(corpus_path(args.data), multiple, corpus)
             data_dir = scratch / f"data-x{multiple}"
             base = {"corpus": str(corpus), "data_dir": str(data_dir), "queries": queries, "k": args.k}
-            traced = run_child({**base, "data_dir": str(scratch / f"traced-x{multiple}"), "phase": "index",
-                                "traced": True})
-            indexed = run_child({**base, "phase": "index"})
-            searched = run_child({**base, "phase": "search"})
+            traced = run_child("bench.scaling", {**base, "data_dir": str(scratch / f"traced-x{multiple}"),
+                                                 "phase": "index", "traced": True})
+            indexed = run_child("bench.scaling", {**base, "phase": "index"})
+            searched = run_child("bench.scaling", {**base, "phase": "search"})
             indexed["tracemalloc_peak_mb"] = traced["tracemalloc_peak_mb"]
             row = {"multiple": multiple, "passages_written": written, "corpus_mb": corpus.stat().st_size / 2**20,
                    "index": indexed, "search": searched}

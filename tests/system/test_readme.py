@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from satiate.graph.cli.settings import default_text
 from satiate.state.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,19 +20,6 @@ STATE_PAGE = (ROOT / "docs" / "state.md").read_text(encoding="utf-8")
 README_MAX_CHARS = 16_000
 FIRST_SCREEN_LINES = 30
 
-
-def default_text(name: str) -> str:
-    field = Settings.model_fields[name]
-    if name == "data_dir":
-        return "per-user data dir"
-    value = field.default_factory() if field.default_factory else field.default  # type: ignore[call-arg]
-    if value is None:
-        return "—"
-    if isinstance(value, list):
-        return ",".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    return str(value)
 
 
 def settings_rows() -> list[str]:
