@@ -123,7 +123,8 @@ def resolve_roles(settings: Settings) -> RoleResolution:
 
 
 # appended to the probe's own advice ("start it with `ollama serve`", "pull it with ...")
-EXPLICIT_MODEL_FIX = "or run with --llm auto (a model if Ollama has one, else the deterministic engine) or --llm none"
+EXPLICIT_MODEL_FIX = ("or set llm to 'auto' (a model if Ollama has one, else the deterministic engine) or 'none' "
+                      "(--llm on the command line, the llm field through the API)")
 
 
 def build_model_engine(settings: Settings, *, metrics: PrometheusExporter | None = None) -> Any:

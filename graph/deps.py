@@ -160,7 +160,8 @@ def _engine(settings: Settings) -> ResearchEngine:
         from satiate.engine.model_factory import build_model_engine
         from satiate.tools.llm.errors import ModelSetupError
     except ImportError as exc:  # pragma: no cover - the model layer ships with satiate
-        raise EngineUnavailable(f"model engine unavailable ({exc}); use --llm none") from exc
+        raise EngineUnavailable(f"model engine unavailable ({exc}); set llm to 'none' (--llm none on the command "
+                                "line)") from exc
     try:
         return build_model_engine(settings, metrics=metrics_for(settings))
     except ModelSetupError as exc:

@@ -283,7 +283,7 @@ def test_a_named_model_that_does_not_answer_is_exit_2_with_the_fix(capsys, sampl
                              "--ollama-base-url", closed_port_url(), *flags)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("satiate: ")
-    assert "`ollama serve`" in err and "--llm auto" in err and "Traceback" not in err
+    assert "`ollama serve`" in err and "llm to 'auto'" in err and "--llm" in err and "Traceback" not in err
 
 
 def test_a_named_model_that_is_not_pulled_is_exit_2_with_the_pull_command(capsys, sample_corpus, model_caches):

@@ -93,7 +93,7 @@ def test_an_unreachable_named_model_stops_with_the_fix() -> None:
     for fallback in (True, False):  # allow_engine_fallback covers a model lost mid-run, not one missing at the start
         with pytest.raises(EngineUnavailable, match="ollama serve") as failed:
             engine_for(Settings(llm="ollama:tiny", ollama_base_url=url, allow_engine_fallback=fallback))
-        assert "--llm auto" in str(failed.value)
+        assert "llm to 'auto'" in str(failed.value) and "through the API" in str(failed.value)  # both audiences
 
 
 def test_auto_takes_a_pulled_chat_model_and_falls_back_without_a_server() -> None:
