@@ -587,8 +587,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
 
 
 def _common_name(span: str, title: str) -> str:
-    """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Oskar Timo Brandt Jr."
-    on "Oskar Brandt" are shown as the title; a span that differs in first or last name stays as it is."""
+    """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Lucan Ide Morrow Jr."
+    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is."""
     name = clean_title(title)
     parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
     title_parts = name.split()

@@ -129,7 +129,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
 
 
 def is_alias(name: str, sentence: str) -> bool:
-    """The sentence introduces the name as what something is called ("the press, known locally as Old Grinder"): it
+    """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule"): it
     names the thing the sentence is about, so it answers "what is it called", not "who built it"."""
     return bool(re.search(rf"\b(?:known(?: \w+)? as|called|named|nicknamed|dubbed)\s+[\"“']?{re.escape(name)}",
                           sentence))

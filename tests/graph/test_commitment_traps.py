@@ -49,15 +49,15 @@ def test_a_sentence_about_a_neighbouring_town_does_not_answer_for_this_one(notes
 def test_who_founded_gets_the_person_never_the_place(notes, isolated_data_dir):
     result = research("Who founded Quillmere Tea Estate?", notes, isolated_data_dir)
     assert result.short_answer != "Mount Ardal"
-    assert result.short_answer == "Helga Brandvik"
-    assert result.answer.startswith("**Helga Brandvik**")
+    assert result.short_answer == "Ines Harrowgate"
+    assert result.answer.startswith("**Ines Harrowgate**")
 
 
 def test_a_two_hop_chain_is_answered_from_the_hop_sentence(notes, isolated_data_dir):
-    result = research("Who built the cider press of the orchard that Mira Castellane founded?", notes,
+    result = research("Who built the cider press of the orchard that Wenna Tolliver founded?", notes,
                       isolated_data_dir)
     assert result.short_answer in (None, "Piet Saran")
-    assert result.short_answer_candidate != "Old Grinder" or result.short_answer is None
+    assert result.short_answer_candidate != "Iron Mule" or result.short_answer is None
     assert result.short_answer == "Piet Saran"
 
 

@@ -253,6 +253,9 @@ DOCS = [
          "collections of heterogeneous data. Tuples may be constructed in a number of ways."),
     page("Python stdlib: Sequence Types — Lists", "Lists are mutable sequences, typically used to store collections "
          "of homogeneous items. Lists may be constructed in several ways."),
+    page("Python stdlib: Set Types — set, frozenset", "The set type is mutable: its contents can be changed with "
+         "methods like add() and remove(). The frozenset type is immutable and hashable, so it can be used as a "
+         "dictionary key or as an element of another set."),
 ]
 
 
@@ -315,11 +318,11 @@ def test_what_a_kind_of_thing_is_within_a_field_asks_for_an_explanation() -> Non
 
 
 def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> None:
-    assert expected_answer("What is the difference between a list and a tuple?").kind == "description"
+    assert expected_answer("What is the difference between a set and a frozenset?").kind == "description"
     assert expected_answer("How does a tuple differ from a list?").kind == "description"
     assert expected_answer("How many years difference is there between A and B?").kind == "number"
-    found = find_answer("What is the difference between a list and a tuple?", sources_of(DOCS))
-    assert "Tuples are immutable" in found.evidence[0].text  # "difference" itself is in no sentence, nor needed
+    found = find_answer("What is the difference between a set and a frozenset?", sources_of(DOCS))
+    assert "mutable" in found.evidence[0].text  # "difference" itself is in no sentence, nor needed
     # only operators and comparison words: no sentence can be told to be about them
     assert find_answer("What is the difference between is and ==?", sources_of(DOCS)).evidence == []
 

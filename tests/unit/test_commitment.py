@@ -51,10 +51,10 @@ def test_the_name_of_the_thing_asked_about_is_not_the_answer_about_it():
 
 def test_a_sentence_about_another_subject_is_off_subject_unless_a_hop_ties_it():
     question = "Who runs the bakery that Ilse Moravec opened?"
-    stating = "Crumwell Bakery is run by Oskar Fenn."
+    stating = "Crumwell Bakery is run by Lucan Fenn."
     read = (stating, "Ilse Moravec opened Crumwell Bakery in 1901.")
-    alone = assess(chain(question, "Oskar Fenn", "person", stating, read))
-    tied = assess(chain(question, "Oskar Fenn", "person", stating, read, hops=(read[1],), hop_pages=("Ilse Moravec",)))
+    alone = assess(chain(question, "Lucan Fenn", "person", stating, read))
+    tied = assess(chain(question, "Lucan Fenn", "person", stating, read, hops=(read[1],), hop_pages=("Ilse Moravec",)))
     assert tied.confidence > alone.confidence
     assert tied.factors["subject"] == 1.0 and alone.factors["subject"] < 1.0
 
