@@ -733,7 +733,12 @@ def _yes_no(question: str, expected: Expected, ranked: list[Scored]) -> Found:
         return Found(None, "yes_no", reason=f"nothing was read about {' or '.join(missing)}")
     if expected.direction == "same":
         # Same nationality / kind / place: the two lead descriptions must share a describing word.
-        shared = _descriptors(about[0]) & _descriptors(about[1])
+        described = (_descriptors(about[0]), _descriptors(about[1]))
+        shared = described[0] & described[1]
+        # "both P": a property either lead states must be stated by both, not merely some describing word shared.
+        named = (frozenset(stems(question)) - stems(" ".join(expected.options))) & (described[0] | described[1])
+        if "same" not in question.lower().split() and not named <= shared:
+            shared = set()
         evidence = [about[0][0].line, about[1][0].line]
         return Found("yes" if shared else "no", "yes_no", evidence, score=min(about[0][0].score, about[1][0].score))
     # "both P": each must have a sentence stating most of P.

@@ -329,3 +329,13 @@ def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> Non
 
 def test_a_question_ending_in_when_asks_for_a_time():
     assert expected_answer("The Orlin fair in Tarrow began when?").kind == "date"
+
+
+def test_both_p_needs_each_lead_to_state_the_property_not_just_a_shared_describing_word() -> None:
+    question = "Are Glass Orchard and Tide Ledger both Norwegian documentaries?"
+    mixed = [page("Glass Orchard", "Glass Orchard is a Norwegian documentary film about apple growers."),
+             page("Tide Ledger", "Tide Ledger is a Danish documentary film about fishing boats.")]
+    assert find_answer(question, sources_of(mixed)).short_answer == "no"  # both documentaries, one not Norwegian
+    alike = [page("Glass Orchard", "Glass Orchard is a Norwegian documentary film about apple growers."),
+             page("Tide Ledger", "Tide Ledger is a Norwegian documentary film about fishing boats.")]
+    assert find_answer(question, sources_of(alike)).short_answer == "yes"
