@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from satiate.state.data_dir import default_data_dir  # the rule lives there: the quick commands read it alone
 
 ENV_PREFIX = "SATIATE_"
 
@@ -44,11 +45,6 @@ WEB_BACKENDS = frozenset({"searxng", "web"})  # the backends that search the int
 
 class SettingsError(ValueError):
     """A setting has an invalid value; the message names the setting and what is accepted."""
-
-
-def default_data_dir() -> str:
-    """``SATIATE_DATA_DIR`` if set (so a Settings built directly honours it too), else the per-user data folder."""
-    return os.environ.get(ENV_PREFIX + "DATA_DIR") or platformdirs.user_data_dir("satiate", appauthor=False)
 
 
 class Settings(BaseModel):

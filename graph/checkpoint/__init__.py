@@ -24,109 +24,76 @@ a second one is refused with ThreadBusy (see "one writer per thread" below). Wha
 still be read (``satiate list``, ``satiate show``).
 
 The package, one module a job:
+- ``location``: where the store is (the URL, the SQLite file), without LangGraph or the settings model;
 - ``savers``: opening the store (the SQLite file or PostgreSQL) for the CLI and the server;
 - ``runs``: which runs the store holds, their status and size, deleting one;
 - ``locks``: the lock files that tell which runs a satiate process is working on;
 - ``writer``: one writer per thread (``OneWriterGraph``);
-- ``faults``: what the store's file reports (damaged, empty, read-only, a full disk) as one line naming the fix.
+- ``faults``: what the store's file reports (damaged, empty, read-only, a full disk) as one line naming the fix;
+- ``index``: the run index beside the SQLite file, so ``satiate list`` reads a run's row without LangGraph.
+
+Names are loaded on first use (``locks`` and ``location`` need no LangGraph; ``savers``, ``runs`` and ``writer``
+do), so a quick command that only probes a lock file or finds the store stays quick.
 """
 
 from __future__ import annotations
 
-from satiate.graph.checkpoint.faults import (
-    checkpoint_fault,
-)
-from satiate.graph.checkpoint.locks import (
-    RUN_LOCK_ATTEMPTS,
-    RUN_LOCK_DIR,
-    RUN_LOCK_RETRY_S,
-    WRITER_LOCK_SUFFIX,
-    RunInProgress,
-    ThreadBusy,
-    forget_run_lock,
-    is_running,
-    run_lock,
-)
-from satiate.graph.checkpoint.runs import (
-    FINISHED_KEY,
-    StoredThread,
-    ThreadStorage,
-    delete_thread,
-    has_thread,
-    is_finished,
-    run_status,
-    step_errors,
-    stored_threads,
-    thread_ids,
-    thread_storage,
-    vacuum,
-)
-from satiate.graph.checkpoint.savers import (
-    CHECKPOINT_URL_ENV,
-    SQLITE_BUSY_TIMEOUT_S,
-    SQLITE_PRAGMAS,
-    FileSqliteSaver,
-    async_sqlite_checkpointer_at,
-    checkpoint_path,
-    checkpoint_url,
-    open_async_checkpointer,
-    open_checkpointer,
-    sqlite_checkpointer,
-    sqlite_checkpointer_at,
-    sqlite_path_of,
-    store_label,
-)
-from satiate.graph.checkpoint.writer import (
-    POSTGRES_HOLDER,
-    POSTGRES_KEEPALIVES,
-    WRITER_KEY_PREFIX,
-    OneWriterGraph,
-    async_thread_writer,
-    one_writer,
-    thread_writer,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "CHECKPOINT_URL_ENV",
-    "FINISHED_KEY",
-    "FileSqliteSaver",
-    "OneWriterGraph",
-    "POSTGRES_HOLDER",
-    "POSTGRES_KEEPALIVES",
-    "RUN_LOCK_ATTEMPTS",
-    "RUN_LOCK_DIR",
-    "RUN_LOCK_RETRY_S",
-    "RunInProgress",
-    "SQLITE_BUSY_TIMEOUT_S",
-    "SQLITE_PRAGMAS",
-    "StoredThread",
-    "ThreadBusy",
-    "ThreadStorage",
-    "WRITER_KEY_PREFIX",
-    "WRITER_LOCK_SUFFIX",
-    "async_sqlite_checkpointer_at",
-    "async_thread_writer",
-    "checkpoint_fault",
-    "checkpoint_path",
-    "checkpoint_url",
-    "delete_thread",
-    "forget_run_lock",
-    "has_thread",
-    "is_finished",
-    "is_running",
-    "one_writer",
-    "open_async_checkpointer",
-    "open_checkpointer",
-    "run_lock",
-    "run_status",
-    "sqlite_checkpointer",
-    "sqlite_checkpointer_at",
-    "sqlite_path_of",
-    "step_errors",
-    "store_label",
-    "stored_threads",
-    "thread_ids",
-    "thread_storage",
-    "thread_writer",
-    "vacuum",
-]
+# name -> the submodule that defines it
+_EXPORTS = {
+    "checkpoint_fault": "faults",
+    "CHECKPOINT_URL_ENV": "location",
+    "checkpoint_path": "location",
+    "checkpoint_url_in": "location",
+    "sqlite_path_of": "location",
+    "RUN_LOCK_ATTEMPTS": "locks",
+    "RUN_LOCK_DIR": "locks",
+    "RUN_LOCK_RETRY_S": "locks",
+    "RunInProgress": "locks",
+    "ThreadBusy": "locks",
+    "WRITER_LOCK_SUFFIX": "locks",
+    "forget_run_lock": "locks",
+    "is_running": "locks",
+    "run_lock": "locks",
+    "FINISHED_KEY": "runs",
+    "StoredThread": "runs",
+    "ThreadStorage": "runs",
+    "delete_thread": "runs",
+    "has_thread": "runs",
+    "is_finished": "runs",
+    "run_status": "runs",
+    "step_errors": "runs",
+    "stored_threads": "runs",
+    "thread_ids": "runs",
+    "thread_storage": "runs",
+    "vacuum": "runs",
+    "FileSqliteSaver": "savers",
+    "SQLITE_BUSY_TIMEOUT_S": "savers",
+    "SQLITE_PRAGMAS": "savers",
+    "async_sqlite_checkpointer_at": "savers",
+    "checkpoint_url": "savers",
+    "open_async_checkpointer": "savers",
+    "open_checkpointer": "savers",
+    "sqlite_checkpointer": "savers",
+    "sqlite_checkpointer_at": "savers",
+    "store_label": "savers",
+    "OneWriterGraph": "writer",
+    "POSTGRES_HOLDER": "writer",
+    "POSTGRES_KEEPALIVES": "writer",
+    "WRITER_KEY_PREFIX": "writer",
+    "async_thread_writer": "writer",
+    "one_writer": "writer",
+    "thread_writer": "writer",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """Load a name's submodule the first time the name is used (PEP 562)."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value

@@ -14,8 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from satiate.graph.checkpoint.savers import checkpoint_path
-from satiate.tools.store import storage_fault
+from satiate.graph.checkpoint.location import checkpoint_path
 
 # --- which runs a process is working on ------------------------------------------------------------------------------
 # A checkpoint cannot tell "running" from "killed": both look like a run with steps left. So a satiate process holds
@@ -58,13 +57,19 @@ def _try_lock(handle: Any) -> bool:
     return True
 
 
+def _lock_fault(path: Path, error: OSError) -> Exception:
+    from satiate.tools.store import storage_fault  # the store module loads SQLAlchemy: only once a lock failed
+
+    return storage_fault(path, error, damaged="")
+
+
 def take_lock_file(path: Path) -> Any | None:
     """The open, flock-ed lock file with this process's ID written in it, or None when another holder has it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")
     except OSError as exc:
-        raise storage_fault(path, exc, damaged="") from None
+        raise _lock_fault(path, exc) from None
     if not _try_lock(handle):
         handle.close()
         return None
@@ -75,7 +80,7 @@ def take_lock_file(path: Path) -> Any | None:
         handle.flush()
     except OSError as exc:  # a disk full (or remounted read-only) before the run starts: nothing was written yet
         release_lock_file(handle)
-        raise storage_fault(path, exc, damaged="") from None
+        raise _lock_fault(path, exc) from None
     return handle
 
 

@@ -8,7 +8,6 @@ and the fix (``faults``), for new runs as much as for ``list`` and ``show``.
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
@@ -18,18 +17,15 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from satiate.graph.checkpoint.faults import checkpoint_fault, emptied_fault, is_emptied, is_store_error
-from satiate.state.settings import Settings, SettingsError
+from satiate.graph.checkpoint.location import (
+    checkpoint_path,
+    checkpoint_url_in,
+    sqlite_path_of,
+)
+from satiate.state.settings import Settings
 from satiate.tools.store import fault_kind
 
-# Deliberately an environment variable rather than a per-run setting: the store must be known before any run's
-# settings are (resume, show, list), a per-run value could not move the server's store anyway, and a URL may carry
-# a password that must not be copied into every checkpoint's stored settings.
-CHECKPOINT_URL_ENV = "SATIATE_CHECKPOINT_URL"
 SQLITE_BUSY_TIMEOUT_S = 30.0  # a CLI run and the server may write the same file; wait for the other writer
-
-
-def checkpoint_path(data_dir: Path) -> Path:
-    return Path(data_dir) / "checkpoints.sqlite"
 
 
 @contextmanager
@@ -41,8 +37,7 @@ def sqlite_checkpointer(data_dir: Path) -> Iterator[SqliteSaver]:
 
 def checkpoint_url(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
     """Where runs are stored: ``SATIATE_CHECKPOINT_URL`` when set, else the SQLite file in the data directory."""
-    environ = os.environ if environ is None else environ
-    return environ.get(CHECKPOINT_URL_ENV, "").strip() or f"sqlite:///{checkpoint_path(settings.data_path)}"
+    return checkpoint_url_in(settings.data_path, environ)
 
 
 def store_label(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
@@ -52,17 +47,6 @@ def store_label(settings: Settings, environ: Mapping[str, str] | None = None) ->
 
     url = checkpoint_url(settings, environ)
     return redacted(url) if is_postgres_url(url) else str(sqlite_path_of(url))
-
-
-def sqlite_path_of(url: str) -> Path:
-    """``sqlite:///relative.sqlite``, ``sqlite:////absolute.sqlite`` (SQLAlchemy's spelling) or a bare file path."""
-    if url.startswith("sqlite:///"):
-        return Path(url.removeprefix("sqlite:///")).expanduser()
-    if "://" in url:
-        raise SettingsError(
-            f"{CHECKPOINT_URL_ENV} {url.split('://')[0]!r} is not supported: use sqlite:///PATH or postgresql://..."
-        )
-    return Path(url).expanduser()
 
 
 class FileSqliteSaver(SqliteSaver):

@@ -29,6 +29,27 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
+class LazyConsole:
+    """A rich Console made on first use: importing rich costs more than a ``satiate list`` into a pipe takes."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+def may_be_terminal() -> bool:
+    """Could rich take stdout for a terminal? Not for a pipe or a file unless told to (TTY_COMPATIBLE, FORCE_COLOR):
+    only then is rich asked (and loaded), so a command writing plain text into a pipe stays quick."""
+    return sys.stdout.isatty() or any(name in os.environ for name in ("TTY_COMPATIBLE", "FORCE_COLOR"))
+
+
 def say(err: Console, text: str) -> None:
     """One line on stderr, shown literally: thread IDs, questions and errors may contain ``[`` or escapes."""
     from satiate.graph.terminal import strip_terminal_escapes

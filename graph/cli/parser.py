@@ -21,7 +21,7 @@ HANDLERS = {
     "run": ("run", "command_run"),
     "resume": ("run", "command_resume"),
     "show": ("runs", "command_show"),
-    "list": ("runs", "command_list"),
+    "list": ("listing", "command_list"),
     "delete": ("runs", "command_delete"),
     "prune": ("runs", "command_prune"),
     "cache": ("cache", "command_cache"),

@@ -98,6 +98,24 @@ def _failed_tasks(snapshot: Any) -> list[str]:
 
 def _drive(app: Any, payload: Any, config: dict[str, Any], thread_id: str, args: argparse.Namespace, out: Console,
            err: Console) -> int:
+    """Run the graph to its end (or its failure) and say how it ended; the thread's row in the run index is
+    refreshed however it ended, so ``satiate list`` reads it without loading its state."""
+    try:
+        return _drive_to_end(app, payload, config, thread_id, args, out, err)
+    finally:
+        _remember(app, thread_id)
+
+
+def _remember(app: Any, thread_id: str) -> None:
+    from satiate.graph.cli.listing import remember_run
+
+    saver = getattr(app, "checkpointer", None)
+    if saver is not None:
+        remember_run(saver, app, thread_id)
+
+
+def _drive_to_end(app: Any, payload: Any, config: dict[str, Any], thread_id: str, args: argparse.Namespace,
+                  out: Console, err: Console) -> int:
     from satiate.graph.checkpoint import RunInProgress, is_finished
     from satiate.tools.store import StorageError
 

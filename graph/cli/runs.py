@@ -1,14 +1,15 @@
-"""``satiate list``, ``show``, ``delete`` and ``prune``: the stored runs, looked at and looked after."""
+"""``satiate show``, ``delete`` and ``prune``: a stored run looked at, and runs looked after (``list`` is in
+``listing``)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satiate.graph.cli.listing import forget_run
 from satiate.graph.cli.options import open_store, settings_from, unknown_thread
 from satiate.graph.cli.output import (
     EXIT_OK,
@@ -18,7 +19,6 @@ from satiate.graph.cli.output import (
     output_path,
     print_result,
     say,
-    size_text,
     stored_run_settings,
 )
 
@@ -28,97 +28,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 AGE_UNITS_S = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
-LIST_QUESTION_MIN_CHARS = 20  # on a narrow terminal the question is cut to fit, but never below this
-
-
-# --- list -------------------------------------------------------------------------------------------------------------
-def run_rows(saver: Any, data_dir: Path) -> list[dict[str, Any]]:
-    """One row per stored run, the most recently started first (what ``satiate list --json`` prints)."""
-    from satiate.graph.checkpoint import is_running, run_status, step_errors, stored_threads
-
-    threads = stored_threads(saver)
-    if not threads:
-        return []
-    from satiate.graph.builder import build_graph  # the graph reads a run's state; no run, no graph to build
-
-    app = build_graph(checkpointer=saver)
-    rows = []
-    for thread in threads:
-        snapshot = app.get_state({"configurable": {"thread_id": thread.thread_id}})
-        values = snapshot.values
-        errors = step_errors(snapshot)
-        rows.append({
-            "thread_id": thread.thread_id,
-            "status": run_status(snapshot, is_running(data_dir, thread.thread_id)),
-            "started": iso_time(thread.started),
-            "updated": iso_time(thread.updated),
-            "question": str(values.get("question", "")),
-            "next": list(snapshot.next),
-            "error": _error_text(errors[0]) if errors else None,
-            "stop_reason": values.get("stop_reason") or None,
-            "claims": len(values.get("claims", [])),
-            "sources": len(values.get("sources", {})),
-            **_stored_size(saver, thread.thread_id, values),
-        })
-    return rows
-
-
-def _stored_size(saver: Any, thread_id: str, values: dict[str, Any]) -> dict[str, int | None]:
-    """What a run takes: its checkpoints (and task writes) and the source texts it uses in its store (a text shared
-    with other runs counts for each); None where the store cannot say (another saver, a store that cannot be opened)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from satiate.graph.checkpoint import thread_storage
-    from satiate.graph.deps import store_for
-    from satiate.tools.source_texts import run_text_bytes
-    from satiate.tools.store import StorageError
-
-    stored = thread_storage(saver, thread_id)
-    checkpoint_bytes = stored.total_bytes if stored is not None else None
-    text_bytes: int | None = 0
-    if values.get("sources") or values.get("search_results"):
-        try:
-            text_bytes = run_text_bytes(store_for(stored_run_settings(values)), thread_id)
-        except (StorageError, SQLAlchemyError):  # e.g. a read-only store that predates the text tables
-            text_bytes = None
-    total = None if checkpoint_bytes is None or text_bytes is None else checkpoint_bytes + text_bytes
-    return {"checkpoint_bytes": checkpoint_bytes, "text_bytes": text_bytes, "stored_bytes": total}
-
-
-def _error_text(error: Any) -> str:
-    return error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-
-
-def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from satiate.graph.checkpoint import store_label
-    from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
-
-    settings = settings_from(args)
-    with open_store(settings, read_only_ok=True) as saver:
-        rows = run_rows(saver, settings.data_path)
-    if args.json:
-        sys.stdout.write(json_safe_for_terminal(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n")
-        return EXIT_OK
-    if not rows:
-        say(err, f"no runs stored in {store_label(settings)}")
-        return EXIT_OK
-    # Plain columns, thread IDs whole: they are what people copy into `satiate show`. Only the question, last, is
-    # cut, and only to fit a terminal; a pipe gets it whole.
-    id_width = max(len("thread"), *(len(row["thread_id"]) for row in rows))
-    status_width = max(len(status) for status in ("status", *(row["status"] for row in rows)))
-    size_width = max(len(text) for text in ("size", *(size_text(row["stored_bytes"]) for row in rows)))
-    lines = [f"{'thread':<{id_width}}  {'started':<16}  {'status':<{status_width}}  {'size':>{size_width}}  question"]
-    room = None
-    if out.is_terminal:
-        room = max(LIST_QUESTION_MIN_CHARS, out.width - id_width - 16 - status_width - size_width - 8)
-    for row in rows:
-        question = " ".join(strip_terminal_escapes(row["question"]).split())
-        if room is not None and len(question) > room:
-            question = question[:room - 1] + "…"
-        lines.append(f"{strip_terminal_escapes(row['thread_id']):<{id_width}}  {local_time(row['started'])}  "
-                     f"{row['status']:<{status_width}}  {size_text(row['stored_bytes']):>{size_width}}  {question}")
-    sys.stdout.write("\n".join(lines) + "\n")
-    return EXIT_OK
 
 
 # --- show -------------------------------------------------------------------------------------------------------------
@@ -166,6 +75,7 @@ def _delete_run(saver: Any, data_dir: Path, thread_id: str) -> int:
     with run_lock(data_dir, thread_id):  # never delete a run another process is writing
         values = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values
         delete_thread(saver, thread_id)
+        forget_run(saver, thread_id)
         forget_run_lock(data_dir, thread_id)
         if not (values.get("sources") or values.get("search_results")):
             return 0  # stopped before it read anything: it has no texts
