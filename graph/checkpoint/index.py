@@ -66,8 +66,9 @@ def read_marks(checkpoint_file: Path, thread_id: str | None = None) -> dict[str,
     the caller takes the slow way, which says what is wrong with the file."""
     connection = sqlite3.connect(f"{checkpoint_file.resolve().as_uri()}?mode=ro", uri=True)
     try:
+        parameters: tuple[str, ...] = ()
         if thread_id is None:
-            query, parameters = _MARKS.format(where="", where_all=""), ()
+            query = _MARKS.format(where="", where_all="")
         else:
             query = _MARKS.format(where="AND thread_id = ?", where_all="WHERE thread_id = ?")
             parameters = (thread_id, thread_id, thread_id)
