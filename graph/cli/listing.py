@@ -1,10 +1,11 @@
 """``satiate list``: the stored runs, the most recently started first, read from the run index when it is current.
 
-On the default SQLite store a run's row comes from the index (``graph/checkpoint/index.py``) while the thread's mark
-in the checkpoints is the one the row was made from; only a thread that is new or moved on since is read the slow
-way (the graph built, its state loaded), and its row refreshed. Another store (PostgreSQL), a missing, empty or
-unreadable file, all go the slow way, which is also what says what is wrong with a file. The slow way is the only
-place that needs the settings model and LangGraph; the quick one imports neither.
+On a SQLite store a run's row comes from the index (``graph/checkpoint/index.py``) while the thread's mark in the
+checkpoints is the one the row was made from; only a thread that is new or moved on since is read the slow way (the
+graph built, its state loaded), and its row refreshed. A new, emptied or unreadable file is opened the slow way too,
+which is what makes it or says what is wrong with it. Only the data directory is read from the settings (flag, then
+``SATIATE_DATA_DIR``), so listing needs neither the settings model nor, when the index is current, LangGraph. Another
+store (PostgreSQL) is listed the slow way with the full settings.
 """
 
 from __future__ import annotations
@@ -149,9 +150,9 @@ def forget_run(saver: Any, thread_id: str) -> None:
             index.forget([thread_id])
 
 
-def _quick_rows(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str] | None:
-    """The rows and the store's name, from the run index and the checkpoints' marks; None when the store is not a
-    readable SQLite file, for the slow way to list (or to say what is wrong with it)."""
+def _sqlite_rows(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str] | None:
+    """The rows and the store's name for a SQLite store, from the run index where it is current; None for another
+    store (PostgreSQL), which the settings model opens."""
     from satiate.graph.checkpoint.index import RunIndex, index_path, read_marks
     from satiate.graph.checkpoint.location import checkpoint_url_in, is_sqlite_url, sqlite_path_of
     from satiate.graph.checkpoint.locks import is_running
@@ -164,35 +165,37 @@ def _quick_rows(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str] | 
         return None
     database = sqlite_path_of(url)
     try:
-        if not database.is_file() or database.stat().st_size == 0:
-            return None
-        marks = read_marks(database)
+        marks = read_marks(database) if database.is_file() and database.stat().st_size else None
     except (sqlite3.Error, OSError):
-        return None
+        marks = None
+    if marks is None:  # a new, emptied or unreadable file: the saver makes it, or says what is wrong with it
+        from satiate.graph.checkpoint import sqlite_checkpointer_at
+
+        with sqlite_checkpointer_at(database, read_only_ok=True) as saver:
+            return run_rows(saver, data_dir), str(database)
     with RunIndex(index_path(database)) as index:
         indexed = index.rows()
         settled = {thread_id: indexed[thread_id][1] for thread_id, mark in marks.items()
                    if thread_id in indexed and indexed[thread_id][0] == mark.fingerprint}
         stale = [thread_id for thread_id in marks if thread_id not in settled]
         if stale:
-            settled.update(_read_slowly(args, index, stale, marks))
+            settled.update(_read_slowly(database, index, stale, marks))
     rows = [listed_row(settled[thread_id], is_running(data_dir, thread_id), marks[thread_id].stored_bytes)
             for thread_id in marks if thread_id in settled]
     rows.sort(key=lambda row: datetime.fromisoformat(row["started"]), reverse=True)
     return rows, str(database)
 
 
-def _read_slowly(args: argparse.Namespace, index: Any, thread_ids: list[str], marks: dict[str, Any]
+def _read_slowly(database: Path, index: Any, thread_ids: list[str], marks: dict[str, Any]
                  ) -> dict[str, dict[str, Any]]:
     """The settled rows of threads the index does not have (or has from before they moved on), read from their
     state and written to the index."""
     from satiate.graph.builder import build_graph
-    from satiate.graph.checkpoint import stored_threads
+    from satiate.graph.checkpoint import sqlite_checkpointer_at, stored_threads
 
-    settings = settings_from(args)
     wanted = set(thread_ids)
     found = {}
-    with open_store(settings, read_only_ok=True) as saver:
+    with sqlite_checkpointer_at(database, read_only_ok=True) as saver:
         app = build_graph(checkpointer=saver)
         for thread in stored_threads(saver):
             if thread.thread_id not in wanted:
@@ -208,9 +211,9 @@ def _read_slowly(args: argparse.Namespace, index: Any, thread_ids: list[str], ma
 def command_list(args: argparse.Namespace, out: Console, err: Console) -> int:
     from satiate.graph.terminal import json_safe_for_terminal, strip_terminal_escapes
 
-    quick = _quick_rows(args)
-    if quick is not None:
-        rows, label = quick
+    on_sqlite = _sqlite_rows(args)
+    if on_sqlite is not None:
+        rows, label = on_sqlite
     else:
         from satiate.graph.checkpoint import store_label
 

@@ -132,3 +132,13 @@ def test_delete_drops_the_row(capsys, corpus, isolated_data_dir):
     code, _, err = run_cli(capsys, "delete", "gone")
     assert code == 0, err
     assert set(indexed(isolated_data_dir)) == {"kept"} and set(listed(capsys)) == {"kept"}
+
+
+def test_listing_needs_only_the_data_directory_from_the_settings(capsys, corpus, isolated_data_dir, monkeypatch):
+    """A setting that only matters to a run (here an unknown tier in the environment) does not stop the runs being
+    listed: the rest of the settings model is never built for it."""
+    research(capsys, corpus, "quarry")
+    monkeypatch.setenv("SATIATE_TIER", "enormous")
+    assert list(listed(capsys)) == ["quarry"]
+    code, _, err = run_cli(capsys, "run", QUESTION, "--corpus", str(corpus))
+    assert code == 2 and "invalid setting tier" in err  # a run still refuses it
