@@ -65,6 +65,7 @@ _EXPORTS = {
     "is_finished": "runs",
     "run_status": "runs",
     "step_errors": "runs",
+    "stored_thread": "runs",
     "stored_threads": "runs",
     "thread_ids": "runs",
     "thread_storage": "runs",

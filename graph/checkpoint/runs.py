@@ -85,11 +85,21 @@ def stored_threads(saver: Any) -> list[StoredThread]:
     return sorted(found, key=lambda thread: thread.started, reverse=True)
 
 
-def _sqlite_threads(saver: SqliteSaver) -> list[StoredThread]:
+def stored_thread(saver: Any, thread_id: str) -> StoredThread | None:
+    """One thread of the root graph, if it has a checkpoint (on SQLite without a pass over the other threads)."""
+    if isinstance(saver, SqliteSaver):
+        found = _sqlite_threads(saver, thread_id)
+        return found[0] if found else None
+    return next((thread for thread in stored_threads(saver) if thread.thread_id == thread_id), None)
+
+
+def _sqlite_threads(saver: SqliteSaver, thread_id: str | None = None) -> list[StoredThread]:
     # Checkpoint IDs sort by time, so the first and last are found without loading any checkpoint but those two.
+    one = "" if thread_id is None else "AND thread_id = ? "
     with saver.cursor(transaction=False) as cursor:
         rows = cursor.execute("SELECT thread_id, MIN(checkpoint_id), MAX(checkpoint_id) FROM checkpoints "
-                              "WHERE checkpoint_ns = '' GROUP BY thread_id").fetchall()
+                              f"WHERE checkpoint_ns = '' {one}GROUP BY thread_id",
+                              () if thread_id is None else (thread_id,)).fetchall()
     found = []
     for thread_id, first_id, last_id in rows:
         times = []

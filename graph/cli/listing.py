@@ -118,7 +118,7 @@ def remember_run(saver: Any, app: Any, thread_id: str) -> None:
     """Refresh a thread's row in the run index after a run or resume moved it on, so the next ``satiate list`` reads
     it from the index. Only for a SQLite store; a failure here is the index's, never the run's."""
     from satiate.graph.checkpoint.index import RunIndex, index_path, read_marks
-    from satiate.graph.checkpoint.runs import stored_threads
+    from satiate.graph.checkpoint.runs import stored_thread
     from satiate.graph.checkpoint.writer import sqlite_database
     from satiate.tools.store import StorageError
 
@@ -127,7 +127,7 @@ def remember_run(saver: Any, app: Any, thread_id: str) -> None:
         return
     try:
         mark = read_marks(database, thread_id).get(thread_id)  # read before the state: a row is never newer than it
-        thread = next((t for t in stored_threads(saver) if t.thread_id == thread_id), None)
+        thread = stored_thread(saver, thread_id)
         if mark is None or thread is None:
             return
         settled = settled_row(app, saver, thread)
@@ -191,14 +191,14 @@ def _read_slowly(database: Path, index: Any, thread_ids: list[str], marks: dict[
     """The settled rows of threads the index does not have (or has from before they moved on), read from their
     state and written to the index."""
     from satiate.graph.builder import build_graph
-    from satiate.graph.checkpoint import sqlite_checkpointer_at, stored_threads
+    from satiate.graph.checkpoint import sqlite_checkpointer_at, stored_thread
 
-    wanted = set(thread_ids)
     found = {}
     with sqlite_checkpointer_at(database, read_only_ok=True) as saver:
         app = build_graph(checkpointer=saver)
-        for thread in stored_threads(saver):
-            if thread.thread_id not in wanted:
+        for thread_id in thread_ids:
+            thread = stored_thread(saver, thread_id)
+            if thread is None:  # deleted since the marks were read
                 continue
             settled = settled_row(app, saver, thread)
             found[thread.thread_id] = settled
