@@ -37,7 +37,7 @@ LIST_QUESTION_MIN_CHARS = 20  # on a narrow terminal the question is cut to fit,
 
 
 # --- a run's row --------------------------------------------------------------------------------------------------
-def settled_row(app: Any, saver: Any, thread: Any) -> dict[str, Any]:
+def settled_row(app: Any, thread: Any) -> dict[str, Any]:
     """What the checkpoints decide of a run (all the index keeps): its status as if no process were running it,
     times, question, where it stopped, counts, and the bytes of the source texts it uses in its store."""
     from satiate.graph.checkpoint import run_status, step_errors
@@ -108,7 +108,7 @@ def run_rows(saver: Any, data_dir: Path, threads: list[Any] | None = None) -> li
     rows = []
     for thread in threads:
         stored = thread_storage(saver, thread.thread_id)
-        rows.append(listed_row(settled_row(app, saver, thread), is_running(data_dir, thread.thread_id),
+        rows.append(listed_row(settled_row(app, thread), is_running(data_dir, thread.thread_id),
                                stored.total_bytes if stored is not None else None))
     return rows
 
@@ -130,7 +130,7 @@ def remember_run(saver: Any, app: Any, thread_id: str) -> None:
         thread = stored_thread(saver, thread_id)
         if mark is None or thread is None:
             return
-        settled = settled_row(app, saver, thread)
+        settled = settled_row(app, thread)
     except (sqlite3.Error, OSError, StorageError):  # the store failed under the run: it said so already
         return
     if settled["text_bytes"] is not None:  # a store that could not say is asked again next time
@@ -200,7 +200,7 @@ def _read_slowly(database: Path, index: Any, thread_ids: list[str], marks: dict[
             thread = stored_thread(saver, thread_id)
             if thread is None:  # deleted since the marks were read
                 continue
-            settled = settled_row(app, saver, thread)
+            settled = settled_row(app, thread)
             found[thread.thread_id] = settled
             if settled["text_bytes"] is not None:
                 index.remember(thread.thread_id, marks[thread.thread_id].fingerprint, settled)
