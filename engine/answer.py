@@ -63,8 +63,11 @@ _DATE = re.compile(
     rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
+# A number glued to letters ("10th", "B29") is a rank or a code, not a quantity.
 _QUANTITY = re.compile(
-    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
+    r"(?:(?:about|around|approximately|nearly|over|almost|some|more than|fewer than|less than|up to)\s+)?"
+    r"[$£€]?(?<!\w)\d[\d,.]*(?!\w)"
+    r"(?:\s*(?:%|percent|per cent|"
     r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
@@ -178,10 +181,10 @@ def expected_answer(question: str) -> Expected:
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
-            noun.group(1) in PLACE_NOUNS:
+            _is_one_of(noun.group(1), PLACE_NOUNS):
         return Expected("place")
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
-    if match and match.group(1) in TIME_NOUNS:
+    if match and _is_one_of(match.group(1), TIME_NOUNS):
         return Expected("date")
     if _names_a_person(tokens):
         return Expected("person")
@@ -195,6 +198,11 @@ def expected_answer(question: str) -> Expected:
     if any(explains):
         return Expected("description")
     return Expected("name")
+
+
+def _is_one_of(noun: str, nouns: frozenset[str]) -> bool:
+    """The noun, singular or plural, is one of ``nouns`` ("what years" asks for a time as "what year" does)."""
+    return stem(noun) in {stem(known) for known in nouns}
 
 
 def _names_a_person(tokens: list[str]) -> bool:
