@@ -590,21 +590,32 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                      "none states an answer with enough support", score=votes[best])
     answer = shown[best]
     if expected.kind in ("person", "name"):
-        answer = _common_name(answer, carriers[best].line.source["title"])
+        answer = _common_name(answer, carriers[best].line)
     return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
 
 
-def _common_name(span: str, title: str) -> str:
+def _common_name(span: str, line: Line) -> str:
     """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Lucan Ide Morrow Jr."
-    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is."""
-    name = clean_title(title)
+    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is, unless it
+    is the subject the page's opening sentence names first (Lucan "Luke" Ide Morrow (born ...) is ...): a name cut
+    by a nickname is still the page's own."""
+    name = clean_title(line.source["title"])
     parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
     title_parts = name.split()
     if not parts or not 2 <= len(title_parts) <= 4 or not all(part[:1].isupper() for part in title_parts):
         return span
-    if parts[-1] != title_parts[-1] or (len(parts) > 1 and parts[0] != title_parts[0]):
+    if parts[-1] != title_parts[-1]:
+        return span
+    if len(parts) > 1 and parts[0] != title_parts[0] and not _opens_page(span, line):
         return span
     return name
+
+
+def _opens_page(span: str, line: Line) -> bool:
+    """The span is the subject of its page's opening sentence: it stands before the sentence's first verb or
+    bracket."""
+    subject = re.split(r"\s\(|\s(?:is|was|are|were)\s", line.text, maxsplit=1)[0]
+    return line.position == 0 and span in subject
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...

@@ -3,7 +3,7 @@ question's noun asks for, which candidate the finder prefers."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import Expected, candidate_spans, expected_answer
+from satiate.engine.answer import Expected, candidate_spans, expected_answer, find_answer
 from satiate.engine.reading.names import name_spans
 
 
@@ -23,3 +23,16 @@ def test_a_number_glued_to_letters_is_a_rank_or_a_code_not_a_count() -> None:
 def test_a_plural_question_noun_asks_for_the_same_kind_as_its_singular() -> None:
     assert expected_answer("During what years did Ada Pell chair the Tarrow council?").kind == "date"
     assert expected_answer("In which counties does the Gull River flow?").kind == "place"
+
+
+def _source(title: str, text: str) -> dict:
+    return {"id": "S1", "key": f"doc:{title}", "title": title, "text": text, "url": ""}
+
+
+def test_a_name_cut_by_a_nickname_in_a_pages_opening_sentence_is_shown_as_the_pages_title() -> None:
+    sources = [_source("Lucan Lucan Morrow", 'Lucan "Lucan" Ide Morrow (born 3 June 1990) is a Welsh harbour pilot '
+                       "who won the Tarrow Cup. His father, Peter Morrow, was a boatwright.")]
+    found = find_answer("Which Welsh harbour pilot born 3 June 1990 won the Tarrow Cup?", sources)
+    assert found.short_answer == "Lucan Lucan Morrow"
+    relative = find_answer("Which boatwright was the father of the Tarrow Cup winner?", sources)
+    assert relative.short_answer == "Peter Morrow"  # named later on the page: a relative, not the page's subject
