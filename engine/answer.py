@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -99,6 +100,7 @@ DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
 MIN_ANSWER_SCORE = 0.15
+KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
@@ -387,8 +389,11 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         return [s for s in spans if not _YEARISH.match(s)] or spans
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952") or a bare number
-        return [n for n in name_spans(text, common)
-                if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+        names = [n for n in name_spans(text, common)
+                 if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+        if kind == "person":  # no one's name holds "and": "Ada Pell and Tom Marsh" are two people
+            names = [person for n in names for person in re.split(r"\s+(?:and|&)\s+", n)]
+        return list(dict.fromkeys(names))
     return []
 
 
@@ -546,6 +551,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for line in pool:
         for span in name_spans(line.text, common):
             mentioned_in[span.lower()].add(line.source["key"])
+    # Names the sources define by the question's noun ("X is a British glider" for "which glider"): the kind asked.
+    of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -564,7 +571,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
-            value = scored.score * (0.7 + 0.3 * closeness) * _type_fit(span, expected, scored.line.text, head)
+            share = kind_share(span, of_kind)
+            fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
+            value = scored.score * (0.7 + 0.3 * closeness) * fit
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])

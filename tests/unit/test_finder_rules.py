@@ -4,6 +4,7 @@ question's noun asks for, which candidate the finder prefers."""
 from __future__ import annotations
 
 from satiate.engine.answer import Expected, candidate_spans, expected_answer, find_answer
+from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.names import name_spans
 
 
@@ -36,3 +37,26 @@ def test_a_name_cut_by_a_nickname_in_a_pages_opening_sentence_is_shown_as_the_pa
     assert found.short_answer == "Lucan Lucan Morrow"
     relative = find_answer("Which boatwright was the father of the Tarrow Cup winner?", sources)
     assert relative.short_answer == "Peter Morrow"  # named later on the page: a relative, not the page's subject
+
+
+def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() -> None:
+    assert asked_phrase("Which British coastal glider was flown from Tarrow?") == ["british", "coastal", "glider"]
+    assert asked_phrase("What kind of ferry crosses the Gull Sound?") == ["ferry"]
+    assert asked_phrase("In what year did the Tarrow mill close?") == ["year"]
+    assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
+    assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
+
+
+def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_the_kind_asked_for() -> None:
+    sentences = [("Harcastle Kestrel is a British coastal glider built in Tarrow.", "Harcastle Kestrel", 0),
+                 ("The Velmo Swift is a Danish coastal glider.", "Velmo Swift", 0),
+                 ("It is a coastal glider school.", "Gull Point Club", 3)]  # "It" far into a page: no subject known
+    described = described_as(["british", "coastal", "glider"], sentences)
+    assert described == {"harcastle kestrel": 1.0, "velmo swift": 0.5}
+    assert kind_share("Kestrel", described) == 1.0  # a short form counts as its full name
+    assert kind_share("Tarrow", described) is None
+
+
+def test_two_people_joined_by_and_are_two_candidates_not_one_name() -> None:
+    spans = candidate_spans("It was written by Ada Pell and Tom Marsh.", Expected("person"))
+    assert spans == ["Ada Pell", "Tom Marsh"]
