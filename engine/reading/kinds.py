@@ -19,8 +19,8 @@ PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or tha
 # "what kind of X", "what type of X": the kind word only points at X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
-DESCRIPTION_WORDS = 12
-PRONOUNS = frozenset("it this he she they".split())  # how far into "X is a ..." the description is read for the question's noun
+DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
+PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
 # "X (aside) is a ...", "X, a ..., was the ...": what a defining sentence says its subject is.
 _DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+"
                       r"(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(?P<description>[^.;]{2,200})")
