@@ -397,17 +397,19 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     return []
 
 
-def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "") -> bool:
+def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "",
+                      of_kind: bool = False) -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
     Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
-    "Harrow County" answers "what county?"."""
+    "Harrow County" answers "what county?". A name the sources call by the question's noun phrase may share half
+    its words with the question: "Gull Sound Ferry" answers "which ferry crosses the Gull River?"."""
     if span.lower() in question_lower:
         return False
     if digits := numbers(span):
         return not digits <= numbers(question_lower)
     span_terms = stems(span)
     shared = len(span_terms & (question_terms - {stem(head)}))
-    return bool(span_terms) and shared * 2 < len(span_terms)
+    return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
 
 def _modifier(span: str, text: str) -> bool:
@@ -560,18 +562,19 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for scored in top:
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
             key = span.lower()
-            if not _outside_question(span, question_lower, question_terms, head) or (
+            share = kind_share(span, of_kind)
+            if not _outside_question(span, question_lower, question_terms, head, share is not None) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
-            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS:
+            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
-                # "what nationality were A and B?")
+                # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
+                # "which ferry ...?" asks for)
             if len(mentioned_in.get(key, ())) > generic and head not in key.split():
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
-            share = kind_share(span, of_kind)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if value > best_value.get(key, 0.0):

@@ -37,7 +37,11 @@ def asked_phrase(question: str) -> list[str]:
         for at, token in enumerate(tokens):
             if token not in ("what", "which") or token == "which" and at and tokens[at - 1] in PHRASE_ENDS:
                 continue
-            phrase = _noun_phrase(tokens[at + 1:])
+            after = tokens[at + 1:]
+            if after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
+                    after[2:4] == ["name", "of"]:  # "what was the name of the ferry ..." asks for a ferry
+                after = after[4:]
+            phrase = _noun_phrase(after)
             if phrase:
                 return phrase
     return []
@@ -53,9 +57,11 @@ def _noun_phrase(tokens: list[str]) -> list[str]:
             continue
         if word in AUXILIARIES or word in PHRASE_ENDS or word in QUESTION_OPENERS or _verb_shaped(word):
             break
-        if word in DETERMINERS and phrase:  # "ferry crosses the sound": the word before "the" is the verb
-            phrase.pop()
-            break
+        if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
+            if phrase:  # "ferry crosses the sound": the word before "the" is the verb
+                phrase.pop()
+                break
+            continue
         phrase.append(word)
     nouns = [word for word in phrase if word not in STOPWORDS]
     if not nouns or len(phrase) > MAX_PHRASE_WORDS or nouns[-1] in KIND_WORDS or not nouns[-1].isalpha():
@@ -64,9 +70,9 @@ def _noun_phrase(tokens: list[str]) -> list[str]:
 
 
 def _verb_shaped(word: str) -> bool:
-    """A past form ("founded", "won", "born") or a number ends the noun phrase; a hyphenated modifier
-    ("steam-powered") does not."""
-    return word[:1].isdigit() or word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
+    """A past form ("founded", "won", "born") ends the noun phrase; a hyphenated modifier ("steam-powered") does
+    not."""
+    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
 
 
 def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -> dict[str, float]:
@@ -82,7 +88,7 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         match = _DEFINES.match(text)
         if match is None:
             continue
-        described = {stem(word) for word in words(match.group("description"))[:DESCRIPTION_WORDS]}
+        described = {stem(word) for word in _description_phrase(match.group("description"))}
         if noun not in described:
             continue
         subject = match.group("subject").strip(" \"“”")
@@ -93,6 +99,17 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         share = len(modifiers & described) / len(modifiers) if modifiers else 1.0
         found[subject.lower()] = max(found.get(subject.lower(), 0.0), share)
     return found
+
+
+def _description_phrase(description: str) -> list[str]:
+    """The words of a definition up to its first preposition, relative word or comma: what the subject *is* ("a
+    song", not the singer named in "a song by the singer Ada Pell")."""
+    phrase = []
+    for word in words(re.split(r"[,;:(]", description, maxsplit=1)[0])[:DESCRIPTION_WORDS]:
+        if word in PHRASE_ENDS and word not in ("and", "or"):  # "a film and a loose adaptation" is both
+            break
+        phrase.append(word)
+    return phrase
 
 
 def kind_share(name: str, described: dict[str, float]) -> float | None:

@@ -45,6 +45,7 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("In what year did the Tarrow mill close?") == ["year"]
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
     assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
+    assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
 
 
 def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_the_kind_asked_for() -> None:
@@ -55,6 +56,17 @@ def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_th
     assert described == {"harcastle kestrel": 1.0, "velmo swift": 0.5}
     assert kind_share("Kestrel", described) == 1.0  # a short form counts as its full name
     assert kind_share("Tarrow", described) is None
+    # what a definition says its subject *is* ends at its first preposition: a song by a glider pilot is no glider
+    assert described_as(["glider"], [("Blue Wing is a song by the glider pilot Ada Pell.", "Blue Wing", 0)]) == {}
+
+
+def test_a_bridge_the_sources_call_by_the_questions_noun_is_the_answer_even_when_it_echoes_the_question() -> None:
+    sources = [_source("Ada Pell", "Ada Pell is a Welsh writer. She wrote Gullmoor Tales in 1990."),
+               _source("Gullmoor Tales", "Gullmoor Tales is a 1990 comic novel and a loose retelling of the legend "
+                       '"Gullmoor Rising" from Harrow Press.')]
+    found = find_answer('What was the name of the 1990 loose retelling of the legend "Gullmoor Rising" written by '
+                        "Ada Pell?", sources)
+    assert found.short_answer == "Gullmoor Tales"
 
 
 def test_two_people_joined_by_and_are_two_candidates_not_one_name() -> None:
