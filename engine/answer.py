@@ -44,7 +44,8 @@ from satiate.tools.text import (
 )
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
-Direction = Literal["early", "late", "more", "less", "same", "year", ""]  # which option a comparison wants
+# which option a comparison wants; for a date, whether a year or a span of years is asked for
+Direction = Literal["early", "late", "more", "less", "same", "year", "span", ""]
 
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
@@ -84,6 +85,8 @@ PERSON_NOUNS = frozenset(
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+SPAN_NOUNS = frozenset("timeframe period tenure".split())  # a time noun that names a stretch, not a moment
+_YEAR_SPAN = re.compile(r"\b(?:from\s+)?(?:1[0-9]|20)\d{2}\s*(?:-|–|—|to|until|till)\s*(?:(?:1[0-9]|20)\d{2}|\d{2})\b")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
@@ -187,7 +190,9 @@ def expected_answer(question: str) -> Expected:
         return Expected("place")
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
     if match and _is_one_of(match.group(1), TIME_NOUNS):
-        return Expected("date")
+        # "during what years" / "what timeframe": a stretch of time, from one year to another
+        spans = match.group(1) != stem(match.group(1)) or match.group(1) in SPAN_NOUNS
+        return Expected("date", (), "span" if spans else "")
     if _names_a_person(tokens):
         return Expected("person")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
@@ -380,6 +385,8 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
+        if expected.direction == "span":  # a single year is the wrong shape for a stretch of years
+            return [m.group(0) for m in _YEAR_SPAN.finditer(text)]
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]

@@ -72,3 +72,11 @@ def test_a_bridge_the_sources_call_by_the_questions_noun_is_the_answer_even_when
 def test_two_people_joined_by_and_are_two_candidates_not_one_name() -> None:
     spans = candidate_spans("It was written by Ada Pell and Tom Marsh.", Expected("person"))
     assert spans == ["Ada Pell", "Tom Marsh"]
+
+
+def test_a_stretch_of_time_is_answered_by_a_span_of_years_not_by_one_year() -> None:
+    asked = expected_answer("During what years did Ada Pell chair the Tarrow council?")
+    assert asked.direction == "span"
+    assert candidate_spans("She chaired it from 1969 to 1974 and again in 1980.", asked) == ["from 1969 to 1974"]
+    assert candidate_spans("She joined the council in 1980.", asked) == []  # one year is the wrong shape
+    assert expected_answer("In what year did Ada Pell join the council?").direction == "year"
