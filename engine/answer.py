@@ -103,7 +103,8 @@ DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
 MIN_ANSWER_SCORE = 0.15
-KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
+KIND_FIT = 0.3
+ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them  # how much more a name fits when the sources call it by the question's noun and all its modifiers
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
@@ -160,6 +161,13 @@ def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
     if not before or not after:
         return None
     return before[-1], after[0]
+
+
+def joined_subjects(question: str) -> tuple[str, str] | None:
+    """Two names the question joins by "and" ("where are Gull Light and Harrow Light?"), only when they stand either
+    side of it: "which pilot and adventurer flew the Kestrel?" joins no two names."""
+    pair = pair_around(question, "and")
+    return pair if pair and f"{pair[0]} and {pair[1]}".lower() in question.lower() else None
 
 
 def expected_answer(question: str) -> Expected:
@@ -562,6 +570,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             mentioned_in[span.lower()].add(line.source["key"])
     # Names the sources define by the question's noun ("X is a British glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
+    subjects = joined_subjects(question)
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -573,10 +582,11 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             if not _outside_question(span, question_lower, question_terms, head, share is not None) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
-            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
+            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None \
+                    and not (subjects and all(_stated_about(key, subject, pool) for subject in subjects)):
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
-                # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
-                # "which ferry ...?" asks for)
+                # "what nationality were A and B?" or "where are A and B?", and a bridge the sources call by the
+                # question's noun is what "which ferry ...?" asks for)
             if len(mentioned_in.get(key, ())) > generic and head not in key.split():
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
@@ -589,6 +599,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             sources_of[key].add(scored.line.source["key"])
     # The best sentence decides; each further source stating the same span adds a little.
     votes = {key: best_value[key] * (1.0 + 0.05 * min(3, len(sources_of[key]) - 1)) for key in best_value}
+    if subjects:  # "where are A and B?": one answer for both, so it must be stated about each
+        for key in votes:
+            if not all(_stated_about(key, subject, pool) for subject in subjects):
+                votes[key] *= ONE_SIDED
     # A name that leads on to a sentence naming another candidate of the wanted kind is a bridge: the answer lies
     # one hop further ("Harbor Works" leads to "... founded by Ada Pell"; Ada Pell's own page names no founder).
     bridged: dict[str, float] = defaultdict(float)
@@ -611,6 +625,13 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if expected.kind in ("person", "name"):
         answer = _common_name(answer, carriers[best].line)
     return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+
+
+def _stated_about(answer: str, subject: str, pool: list[Line]) -> bool:
+    """Some sentence names the answer and is about the subject (names it, or sits on its page)."""
+    wanted = subject.lower()
+    return any(answer in line.text.lower() and (wanted in line.text.lower() or wanted in line.source["title"].lower())
+               for line in pool)
 
 
 def _common_name(span: str, line: Line) -> str:

@@ -3,7 +3,7 @@ question's noun asks for, which candidate the finder prefers."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import Expected, candidate_spans, expected_answer, find_answer
+from satiate.engine.answer import Expected, candidate_spans, expected_answer, find_answer, joined_subjects
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.names import name_spans
 
@@ -80,3 +80,18 @@ def test_a_stretch_of_time_is_answered_by_a_span_of_years_not_by_one_year() -> N
     assert candidate_spans("She chaired it from 1969 to 1974 and again in 1980.", asked) == ["from 1969 to 1974"]
     assert candidate_spans("She joined the council in 1980.", asked) == []  # one year is the wrong shape
     assert expected_answer("In what year did Ada Pell join the council?").direction == "year"
+
+
+def test_one_answer_for_two_named_subjects_must_be_stated_about_each() -> None:
+    sources = [_source("Gull Point Light", "Gull Point Light is a lighthouse on Tarrow Head. It is located in the "
+                       "Velmora Coast park."),
+               _source("Harrow Rock Light", "Harrow Rock Light is a lighthouse located on Marrow Isle. The isle lies "
+                       "within the Velmora Coast park.")]
+    found = find_answer("Where are Gull Point Light and Harrow Rock Light located?", sources)
+    assert found.short_answer == "Velmora Coast"
+
+
+def test_only_names_either_side_of_and_are_two_subjects() -> None:
+    assert joined_subjects("Where are Gull Point Light and Harrow Rock Light located?") == (
+        "Gull Point Light", "Harrow Rock Light")
+    assert joined_subjects("Which Welsh pilot and writer flew the Kestrel?") is None
