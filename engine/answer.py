@@ -103,8 +103,8 @@ DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
 MIN_ANSWER_SCORE = 0.15
-KIND_FIT = 0.3
-ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them  # how much more a name fits when the sources call it by the question's noun and all its modifiers
+KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
+ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
