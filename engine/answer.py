@@ -104,6 +104,7 @@ DEFINITION_WITHIN = re.compile(
 )
 MIN_ANSWER_SCORE = 0.15
 KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
+BRIDGE_ROLE = 0.3  # what a name keeps of its fit when the sentence labels it with a role the question passes through
 ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
@@ -571,6 +572,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     # Names the sources define by the question's noun ("X is a British glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
     subjects = joined_subjects(question)
+    bridge_roles = chained_roles(question)[1:]
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -593,6 +595,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
+            if _labelled_as(span, scored.line.text, bridge_roles):
+                fit *= BRIDGE_ROLE  # "the art director Ada Pell" for "the spouse of the director of ...": the bridge
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
@@ -625,6 +629,19 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if expected.kind in ("person", "name"):
         answer = _common_name(answer, carriers[best].line)
     return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+
+
+def chained_roles(question: str) -> list[str]:
+    """The roles a question chains, the asked one first: "the spouse of the director of Gull Rock" -> spouse,
+    director. The answer holds the first; a name labelled with a later one is a step on the way to it."""
+    return [stem(role) for role in re.findall(r"\bthe (\w+) of\b", question.lower()) if role not in STOPWORDS]
+
+
+def _labelled_as(span: str, text: str, roles: list[str]) -> bool:
+    """The sentence introduces the span by one of the roles: "... by the art director Ada Pell"."""
+    at = text.find(span)
+    before = words(text[:at])[-3:] if at > 0 else []
+    return any(stem(word) in roles for word in before)
 
 
 def _stated_about(answer: str, subject: str, pool: list[Line]) -> bool:

@@ -3,7 +3,14 @@ question's noun asks for, which candidate the finder prefers."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import Expected, candidate_spans, expected_answer, find_answer, joined_subjects
+from satiate.engine.answer import (
+    Expected,
+    candidate_spans,
+    chained_roles,
+    expected_answer,
+    find_answer,
+    joined_subjects,
+)
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.names import name_spans
 
@@ -95,3 +102,12 @@ def test_only_names_either_side_of_and_are_two_subjects() -> None:
     assert joined_subjects("Where are Gull Point Light and Harrow Rock Light located?") == (
         "Gull Point Light", "Harrow Rock Light")
     assert joined_subjects("Which Welsh pilot and writer flew the Kestrel?") is None
+
+
+def test_a_name_labelled_with_a_role_the_question_passes_through_is_not_the_answer() -> None:
+    assert chained_roles("Who is the spouse of the director of Gull Rock?") == ["spous", "director"]
+    sources = [_source("Gull Rock (film)", "Gull Rock is a 1937 film directed by Tomas Verrel. Its sets were designed "
+                       "by the art director Piet Hollan."),
+               _source("Tomas Verrel", "Tomas Verrel was a Welsh film director. His spouse, the singer Mira Castellane, wrote his scores.")]
+    found = find_answer("Who is the spouse of the director of Gull Rock?", sources)
+    assert found.short_answer == "Mira Castellane"
