@@ -106,8 +106,8 @@ def test_only_names_either_side_of_and_are_two_subjects() -> None:
 
 def test_a_name_labelled_with_a_role_the_question_passes_through_is_not_the_answer() -> None:
     assert chained_roles("Who is the spouse of the director of Gull Rock?") == ["spous", "director"]
-    sources = [_source("Gull Rock (film)", "Gull Rock is a 1937 film directed by Tomas Verrel. Its sets were designed "
-                       "by the art director Piet Hollan."),
-               _source("Tomas Verrel", "Tomas Verrel was a Welsh film director. His spouse, the singer Mira Castellane, wrote his scores.")]
+    sources = [_source("Gull Rock (film)", "Gull Rock is a 1937 film by Tomas Verrel. Its sets were designed by the "
+                       "art director Piet Hollan."),
+               _source("Tomas Verrel", "Tomas Verrel was a Welsh film maker. His spouse was Mira Castellane.")]
     found = find_answer("Who is the spouse of the director of Gull Rock?", sources)
     assert found.short_answer == "Mira Castellane"
