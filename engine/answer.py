@@ -454,21 +454,12 @@ def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
     return 1.0 / (1.0 + 0.1 * distance)
 
 
-_HEAD = re.compile(r"\b(what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|are|were|did|does|do|has|had|that|"
-                   r"which|who)\b|\?|$)", flags=re.I)
-RELATIVE_LEAD = frozenset("in of at on from by to for with".split())
-
-
 def head_noun(question: str) -> str:
-    """The noun the question names its answer by ("what county" -> "county", "which larger Guild of Masons" -> "guild").
-    A relative "which" inside the question ("the state in which Gull Rock is ...") names no answer."""
-    text = question.strip()
-    for match in _HEAD.finditer(text):
-        before = text[: match.start()].split()
-        if match.group(1).lower() == "which" and len(before) > 1 and before[-1].lower() in RELATIVE_LEAD:
-            continue
-        return match.group(2).lower()
-    return ""
+    """The noun the question names its answer by ("what county" -> "county", "which larger Guild of Masons" ->
+    "guild"): the last word of its asked noun phrase (``kinds.asked_phrase``). A relative "which" inside the question
+    ("the state in which Gull Rock is ...") names no answer."""
+    phrase = asked_phrase(question)
+    return phrase[-1] if phrase else ""
 
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
