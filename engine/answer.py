@@ -560,7 +560,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for line in pool:
         for span in name_spans(line.text, common):
             mentioned_in[span.lower()].add(line.source["key"])
-    # Names the sources define by the question's noun ("X is a British glider" for "which glider"): the kind asked.
+    # Names the sources define by the question's noun ("X is a Welsh glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
     subjects = joined_subjects(question)
     bridge_roles = chained_roles(question)[1:]

@@ -1,6 +1,6 @@
 """What kind of thing a question asks for by its noun, and what kind of thing the sources say a name is.
 
-"Which coastal glider ...?" asks for something the sources call a glider; "Harcastle Kestrel is a British coastal
+"Which coastal glider ...?" asks for something the sources call a glider; "Harcastle Kestrel is a Welsh coastal
 glider" says what Harcastle Kestrel is. A candidate the sources describe by the question's own noun is the kind
 asked for; that holds whatever the noun is, so no list of nouns is needed.
 """
@@ -28,7 +28,7 @@ _DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?
 
 def asked_phrase(question: str) -> list[str]:
     """The noun phrase the question names its answer by, its noun last: the words after "what"/"which" ("which
-    British coastal glider was ..." -> british, coastal, glider; "what kind of ferry" -> ferry); none when the
+    Welsh coastal glider was ..." -> welsh, coastal, glider; "what kind of ferry" -> ferry); none when the
     question word is followed by its verb ("what is ..."), is a relative "which" ("the town in which ..."), or the
     phrase runs on too long to be a noun phrase."""
     clause = re.split(r"[,;:?!\"“(]", question)
@@ -76,7 +76,7 @@ def _verb_shaped(word: str) -> bool:
 
 
 def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -> dict[str, float]:
-    """The names the sources define by the question's noun ("Harcastle Kestrel is a British coastal glider" for
+    """The names the sources define by the question's noun ("Harcastle Kestrel is a Welsh coastal glider" for
     "which coastal glider"), lower-cased, each with the share of the phrase's other words its definition also
     states; a page's opening sentence that opens with "It" defines the page's title. ``sentences`` are (text, page
     title, position on the page)."""

@@ -28,7 +28,7 @@ _ABBREVIATED = re.compile(r"^(?:[A-Z]|[A-Z][a-z]{1,2}|\w+(?:\.\w+)+)\.$")
 
 def _sentence_pieces(span: str) -> list[str]:
     """A run of capitalised words cut where a full stop ends a sentence ("... is Marrow. The critics" gives
-    "Marrow" and "The critics"), not after an initial or an abbreviation ("G. Stanley Hall", "Mount St. Elwyn")."""
+    "Marrow" and "The critics"), not after an initial or an abbreviation ("J. Marlow Pell", "Mount St. Elwyn")."""
     pieces, current = [], []
     for word in span.split():
         current.append(word)

@@ -18,14 +18,14 @@ from satiate.engine.reading.names import name_spans
 def test_a_full_stop_ends_a_name_unless_it_marks_an_initial_or_an_abbreviation() -> None:
     assert name_spans("The pride of the guild is Marrow. The critics disagreed.") == ["Marrow"]
     assert name_spans("It was built by Tomas Verrel. Later Ada Pell came.")[0] == "Tomas Verrel"
-    assert name_spans("G. Stanley Hall met Ken St. Andre at the U.S. Navy yard.") == [
-        "G. Stanley Hall", "Ken St. Andre", "U.S. Navy"]
+    assert name_spans("J. Marlow Pell met Ada St. Clair at the N.W. Harbour Board yard.") == [
+        "J. Marlow Pell", "Ada St. Clair", "N.W. Harbour Board"]
 
 
 def test_a_number_glued_to_letters_is_a_rank_or_a_code_not_a_count() -> None:
-    spans = candidate_spans("Its 10th album sold in more than 70 countries, flown there in B29 planes.",
-                            Expected("number"), counted="countries")
-    assert spans == ["more than 70"]
+    spans = candidate_spans("Its 10th album sold in more than 40 harbours, shipped there in B29 crates.",
+                            Expected("number"), counted="harbours")
+    assert spans == ["more than 40"]
 
 
 def test_a_plural_question_noun_asks_for_the_same_kind_as_its_singular() -> None:
@@ -47,7 +47,7 @@ def test_a_name_cut_by_a_nickname_in_a_pages_opening_sentence_is_shown_as_the_pa
 
 
 def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() -> None:
-    assert asked_phrase("Which British coastal glider was flown from Tarrow?") == ["british", "coastal", "glider"]
+    assert asked_phrase("Which Welsh coastal glider was flown from Tarrow?") == ["welsh", "coastal", "glider"]
     assert asked_phrase("What kind of ferry crosses the Gull Sound?") == ["ferry"]
     assert asked_phrase("In what year did the Tarrow mill close?") == ["year"]
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
@@ -56,10 +56,10 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
 
 
 def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_the_kind_asked_for() -> None:
-    sentences = [("Harcastle Kestrel is a British coastal glider built in Tarrow.", "Harcastle Kestrel", 0),
+    sentences = [("Harcastle Kestrel is a Welsh coastal glider built in Tarrow.", "Harcastle Kestrel", 0),
                  ("The Velmo Swift is a Danish coastal glider.", "Velmo Swift", 0),
                  ("It is a coastal glider school.", "Gull Point Club", 3)]  # "It" far into a page: no subject known
-    described = described_as(["british", "coastal", "glider"], sentences)
+    described = described_as(["welsh", "coastal", "glider"], sentences)
     assert described == {"harcastle kestrel": 1.0, "velmo swift": 0.5}
     assert kind_share("Kestrel", described) == 1.0  # a short form counts as its full name
     assert kind_share("Tarrow", described) is None
@@ -84,7 +84,7 @@ def test_two_people_joined_by_and_are_two_candidates_not_one_name() -> None:
 def test_a_stretch_of_time_is_answered_by_a_span_of_years_not_by_one_year() -> None:
     asked = expected_answer("During what years did Ada Pell chair the Tarrow council?")
     assert asked.direction == "span"
-    assert candidate_spans("She chaired it from 1969 to 1974 and again in 1980.", asked) == ["from 1969 to 1974"]
+    assert candidate_spans("She chaired it from 1952 to 1958 and again in 1980.", asked) == ["from 1952 to 1958"]
     assert candidate_spans("She joined the council in 1980.", asked) == []  # one year is the wrong shape
     assert expected_answer("In what year did Ada Pell join the council?").direction == "year"
 
