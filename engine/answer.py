@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -43,7 +44,8 @@ from satiate.tools.text import (
 )
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
-Direction = Literal["early", "late", "more", "less", "same", "year", ""]  # which option a comparison wants
+# which option a comparison wants; for a date, whether a year or a span of years is asked for
+Direction = Literal["early", "late", "more", "less", "same", "year", "span", ""]
 
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
@@ -63,8 +65,11 @@ _DATE = re.compile(
     rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
+# A number glued to letters ("10th", "B29") is a rank or a code, not a quantity.
 _QUANTITY = re.compile(
-    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
+    r"(?:(?:about|around|approximately|nearly|over|almost|some|more than|fewer than|less than|up to)\s+)?"
+    r"[$£€]?(?<!\w)\d[\d,.]*(?!\w)"
+    r"(?:\s*(?:%|percent|per cent|"
     r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
@@ -80,6 +85,8 @@ PERSON_NOUNS = frozenset(
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+SPAN_NOUNS = frozenset("timeframe period tenure".split())  # a time noun that names a stretch, not a moment
+_YEAR_SPAN = re.compile(r"\b(?:from\s+)?(?:1[0-9]|20)\d{2}\s*(?:-|–|—|to|until|till)\s*(?:(?:1[0-9]|20)\d{2}|\d{2})\b")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
@@ -96,6 +103,9 @@ DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
 MIN_ANSWER_SCORE = 0.15
+KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
+BRIDGE_ROLE = 0.3  # what a name keeps of its fit when the sentence labels it with a role the question passes through
+ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
@@ -154,6 +164,13 @@ def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
     return before[-1], after[0]
 
 
+def joined_subjects(question: str) -> tuple[str, str] | None:
+    """Two names the question joins by "and" ("where are Gull Light and Harrow Light?"), only when they stand either
+    side of it: "which pilot and adventurer flew the Kestrel?" joins no two names."""
+    pair = pair_around(question, "and")
+    return pair if pair and f"{pair[0]} and {pair[1]}".lower() in question.lower() else None
+
+
 def expected_answer(question: str) -> Expected:
     """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no)."""
     lowered = " ".join(words(question))
@@ -178,11 +195,13 @@ def expected_answer(question: str) -> Expected:
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
-            noun.group(1) in PLACE_NOUNS:
+            _is_one_of(noun.group(1), PLACE_NOUNS):
         return Expected("place")
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
-    if match and match.group(1) in TIME_NOUNS:
-        return Expected("date")
+    if match and _is_one_of(match.group(1), TIME_NOUNS):
+        # "during what years" / "what timeframe": a stretch of time, from one year to another
+        spans = match.group(1) != stem(match.group(1)) or match.group(1) in SPAN_NOUNS
+        return Expected("date", (), "span" if spans else "")
     if _names_a_person(tokens):
         return Expected("person")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
@@ -195,6 +214,11 @@ def expected_answer(question: str) -> Expected:
     if any(explains):
         return Expected("description")
     return Expected("name")
+
+
+def _is_one_of(noun: str, nouns: frozenset[str]) -> bool:
+    """The noun, singular or plural, is one of ``nouns`` ("what years" asks for a time as "what year" does)."""
+    return stem(noun) in {stem(known) for known in nouns}
 
 
 def _names_a_person(tokens: list[str]) -> bool:
@@ -370,6 +394,8 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
+        if expected.direction == "span":  # a single year is the wrong shape for a stretch of years
+            return [m.group(0) for m in _YEAR_SPAN.finditer(text)]
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
@@ -379,22 +405,27 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         return [s for s in spans if not _YEARISH.match(s)] or spans
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952") or a bare number
-        return [n for n in name_spans(text, common)
-                if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+        names = [n for n in name_spans(text, common)
+                 if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+        if kind == "person":  # no one's name holds "and": "Ada Pell and Tom Marsh" are two people
+            names = [person for n in names for person in re.split(r"\s+(?:and|&)\s+", n)]
+        return list(dict.fromkeys(names))
     return []
 
 
-def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "") -> bool:
+def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "",
+                      of_kind: bool = False) -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
     Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
-    "Harrow County" answers "what county?"."""
+    "Harrow County" answers "what county?". A name the sources call by the question's noun phrase may share half
+    its words with the question: "Gull Sound Ferry" answers "which ferry crosses the Gull River?"."""
     if span.lower() in question_lower:
         return False
     if digits := numbers(span):
         return not digits <= numbers(question_lower)
     span_terms = stems(span)
     shared = len(span_terms & (question_terms - {stem(head)}))
-    return bool(span_terms) and shared * 2 < len(span_terms)
+    return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
 
 def _modifier(span: str, text: str) -> bool:
@@ -423,21 +454,12 @@ def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
     return 1.0 / (1.0 + 0.1 * distance)
 
 
-_HEAD = re.compile(r"\b(what|which)\s+(?:\w+\s+){0,2}?(\w+)\b(?=\s+(?:of|is|was|are|were|did|does|do|has|had|that|"
-                   r"which|who)\b|\?|$)", flags=re.I)
-RELATIVE_LEAD = frozenset("in of at on from by to for with".split())
-
-
 def head_noun(question: str) -> str:
-    """The noun the question names its answer by ("what county" -> "county", "which larger Guild of Masons" -> "guild").
-    A relative "which" inside the question ("the state in which Gull Rock is ...") names no answer."""
-    text = question.strip()
-    for match in _HEAD.finditer(text):
-        before = text[: match.start()].split()
-        if match.group(1).lower() == "which" and len(before) > 1 and before[-1].lower() in RELATIVE_LEAD:
-            continue
-        return match.group(2).lower()
-    return ""
+    """The noun the question names its answer by ("what county" -> "county", "which larger Guild of Masons" ->
+    "guild"): the last word of its asked noun phrase (``kinds.asked_phrase``). A relative "which" inside the question
+    ("the state in which Gull Rock is ...") names no answer."""
+    phrase = asked_phrase(question)
+    return phrase[-1] if phrase else ""
 
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
@@ -538,6 +560,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for line in pool:
         for span in name_spans(line.text, common):
             mentioned_in[span.lower()].add(line.source["key"])
+    # Names the sources define by the question's noun ("X is a Welsh glider" for "which glider"): the kind asked.
+    of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
+    subjects = joined_subjects(question)
+    bridge_roles = chained_roles(question)[1:]
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -545,23 +571,33 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for scored in top:
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
             key = span.lower()
-            if not _outside_question(span, question_lower, question_terms, head) or (
+            share = kind_share(span, of_kind)
+            if not _outside_question(span, question_lower, question_terms, head, share is not None) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
-            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS:
+            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None \
+                    and not (subjects and all(_stated_about(key, subject, pool) for subject in subjects)):
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
-                # "what nationality were A and B?")
+                # "what nationality were A and B?" or "where are A and B?", and a bridge the sources call by the
+                # question's noun is what "which ferry ...?" asks for)
             if len(mentioned_in.get(key, ())) > generic and head not in key.split():
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
             closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
-            value = scored.score * (0.7 + 0.3 * closeness) * _type_fit(span, expected, scored.line.text, head)
+            fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
+            if _labelled_as(span, scored.line.text, bridge_roles):
+                fit *= BRIDGE_ROLE  # "the art director Ada Pell" for "the spouse of the director of ...": the bridge
+            value = scored.score * (0.7 + 0.3 * closeness) * fit
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])
     # The best sentence decides; each further source stating the same span adds a little.
     votes = {key: best_value[key] * (1.0 + 0.05 * min(3, len(sources_of[key]) - 1)) for key in best_value}
+    if subjects:  # "where are A and B?": one answer for both, so it must be stated about each
+        for key in votes:
+            if not all(_stated_about(key, subject, pool) for subject in subjects):
+                votes[key] *= ONE_SIDED
     # A name that leads on to a sentence naming another candidate of the wanted kind is a bridge: the answer lies
     # one hop further ("Harbor Works" leads to "... founded by Ada Pell"; Ada Pell's own page names no founder).
     bridged: dict[str, float] = defaultdict(float)
@@ -582,21 +618,52 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                      "none states an answer with enough support", score=votes[best])
     answer = shown[best]
     if expected.kind in ("person", "name"):
-        answer = _common_name(answer, carriers[best].line.source["title"])
+        answer = _common_name(answer, carriers[best].line)
     return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
 
 
-def _common_name(span: str, title: str) -> str:
+def chained_roles(question: str) -> list[str]:
+    """The roles a question chains, the asked one first: "the spouse of the director of Gull Rock" -> spouse,
+    director. The answer holds the first; a name labelled with a later one is a step on the way to it."""
+    return [stem(role) for role in re.findall(r"\bthe (\w+) of\b", question.lower()) if role not in STOPWORDS]
+
+
+def _labelled_as(span: str, text: str, roles: list[str]) -> bool:
+    """The sentence introduces the span by one of the roles: "... by the art director Ada Pell"."""
+    at = text.find(span)
+    before = words(text[:at])[-3:] if at > 0 else []
+    return any(stem(word) in roles for word in before)
+
+
+def _stated_about(answer: str, subject: str, pool: list[Line]) -> bool:
+    """Some sentence names the answer and is about the subject (names it, or sits on its page)."""
+    wanted = subject.lower()
+    return any(answer in line.text.lower() and (wanted in line.text.lower() or wanted in line.source["title"].lower())
+               for line in pool)
+
+
+def _common_name(span: str, line: Line) -> str:
     """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Lucan Ide Morrow Jr."
-    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is."""
-    name = clean_title(title)
+    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is, unless it
+    is the subject the page's opening sentence names first (Lucan "Luke" Ide Morrow (born ...) is ...): a name cut
+    by a nickname is still the page's own."""
+    name = clean_title(line.source["title"])
     parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
     title_parts = name.split()
     if not parts or not 2 <= len(title_parts) <= 4 or not all(part[:1].isupper() for part in title_parts):
         return span
-    if parts[-1] != title_parts[-1] or (len(parts) > 1 and parts[0] != title_parts[0]):
+    if parts[-1] != title_parts[-1]:
+        return span
+    if len(parts) > 1 and parts[0] != title_parts[0] and not _opens_page(span, line):
         return span
     return name
+
+
+def _opens_page(span: str, line: Line) -> bool:
+    """The span is the subject of its page's opening sentence: it stands before the sentence's first verb or
+    bracket."""
+    subject = re.split(r"\s\(|\s(?:is|was|are|were)\s", line.text, maxsplit=1)[0]
+    return line.position == 0 and span in subject
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...

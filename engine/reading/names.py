@@ -21,6 +21,21 @@ _NAME_RUN = re.compile(
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
+# A word whose full stop belongs to it: an initial ("G."), a dotted abbreviation ("U.S."), a short title ("St.",
+# "Dr."). After any other word a full stop ends the sentence, and with it the name.
+_ABBREVIATED = re.compile(r"^(?:[A-Z]|[A-Z][a-z]{1,2}|\w+(?:\.\w+)+)\.$")
+
+
+def _sentence_pieces(span: str) -> list[str]:
+    """A run of capitalised words cut where a full stop ends a sentence ("... is Marrow. The critics" gives
+    "Marrow" and "The critics"), not after an initial or an abbreviation ("J. Marlow Pell", "Mount St. Elwyn")."""
+    pieces, current = [], []
+    for word in span.split():
+        current.append(word)
+        if word.endswith(".") and not _ABBREVIATED.match(word):
+            pieces.append(" ".join(current).rstrip("."))
+            current = []
+    return pieces + ([" ".join(current)] if current else [])
 
 
 def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
@@ -35,22 +50,30 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
     found = list(quoted)
     for match in _NAME_RUN.finditer(text):
-        span = match.group(0).rstrip(".'’")
-        parts = span.split()
-        while parts and parts[0].lower() in LEADING_NOISE:
-            parts = parts[1:]
-        if not parts:
-            continue
-        opens = bool(_CLAUSE_START.search(text[:match.start()]))
-        following = text[match.end():].split(None, 1)
-        if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
-            continue
-        if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
-            parts = parts[1:]
-        span = " ".join(parts)
-        if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
-            continue
-        if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
-            continue  # a fragment of a quoted title is not a name of its own
-        found.append(span)
+        pieces = _sentence_pieces(match.group(0))
+        for index, piece in enumerate(pieces):
+            opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
+            after = pieces[index + 1] if index + 1 < len(pieces) else text[match.end():]
+            span = _name_in(piece.rstrip(".'’"), opens, after.split(None, 1), common, quoted)
+            if span:
+                found.append(span)
     return list(dict.fromkeys(found))
+
+
+def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str], quoted: list[str]) -> str:
+    """The name a run of capitalised words holds, or "" (see ``name_spans``)."""
+    parts = span.split()
+    while parts and parts[0].lower() in LEADING_NOISE:
+        parts = parts[1:]
+    if not parts:
+        return ""
+    if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
+        return ""
+    if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
+        parts = parts[1:]
+    span = " ".join(parts)
+    if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
+        return ""
+    if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
+        return ""  # a fragment of a quoted title is not a name of its own
+    return span

@@ -1,0 +1,122 @@
+"""What kind of thing a question asks for by its noun, and what kind of thing the sources say a name is.
+
+"Which coastal glider ...?" asks for something the sources call a glider; "Harcastle Kestrel is a Welsh coastal
+glider" says what Harcastle Kestrel is. A candidate the sources describe by the question's own noun is the kind
+asked for; that holds whatever the noun is, so no list of nouns is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from satiate.engine.reading.names import AUXILIARIES, DETERMINERS, QUESTION_OPENERS
+from satiate.tools.text import IRREGULAR, STOPWORDS, stem, words
+
+# Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
+# about, an auxiliary starts its verb.
+PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
+# "what kind of X", "what type of X": the kind word only points at X.
+KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
+MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
+DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
+PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
+# "X (aside) is a ...", "X, a ..., was the ...": what a defining sentence says its subject is.
+_DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+"
+                      r"(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(?P<description>[^.;]{2,200})")
+
+
+def asked_phrase(question: str) -> list[str]:
+    """The noun phrase the question names its answer by, its noun last: the words after "what"/"which" ("which
+    Welsh coastal glider was ..." -> welsh, coastal, glider; "what kind of ferry" -> ferry); none when the
+    question word is followed by its verb ("what is ..."), is a relative "which" ("the town in which ..."), or the
+    phrase runs on too long to be a noun phrase."""
+    clause = re.split(r"[,;:?!\"“(]", question)
+    for part in clause:
+        tokens = [token.lower().strip(".'’") for token in part.split()]
+        for at, token in enumerate(tokens):
+            if token not in ("what", "which") or token == "which" and at and tokens[at - 1] in PHRASE_ENDS:
+                continue
+            after = tokens[at + 1:]
+            if after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
+                    after[2:4] == ["name", "of"]:  # "what was the name of the ferry ..." asks for a ferry
+                after = after[4:]
+            phrase = _noun_phrase(after)
+            if phrase:
+                return phrase
+    return []
+
+
+def _noun_phrase(tokens: list[str]) -> list[str]:
+    """The words up to the phrase's verb, preposition or relative word, when they are few enough to be one noun
+    phrase; a kind word points on to its noun ("kind of ferry"), and a word before a determiner is a verb."""
+    phrase: list[str] = []
+    for word in tokens:
+        if word == "of" and phrase and phrase[-1] in KIND_WORDS:
+            phrase = []
+            continue
+        if word in AUXILIARIES or word in PHRASE_ENDS or word in QUESTION_OPENERS or _verb_shaped(word):
+            break
+        if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
+            if phrase:  # "ferry crosses the sound": the word before "the" is the verb
+                phrase.pop()
+                break
+            continue
+        phrase.append(word)
+    nouns = [word for word in phrase if word not in STOPWORDS]
+    if not nouns or len(phrase) > MAX_PHRASE_WORDS or nouns[-1] in KIND_WORDS or not nouns[-1].isalpha():
+        return []
+    return nouns
+
+
+def _verb_shaped(word: str) -> bool:
+    """A past form ("founded", "won", "born") ends the noun phrase; a hyphenated modifier ("steam-powered") does
+    not."""
+    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
+
+
+def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -> dict[str, float]:
+    """The names the sources define by the question's noun ("Harcastle Kestrel is a Welsh coastal glider" for
+    "which coastal glider"), lower-cased, each with the share of the phrase's other words its definition also
+    states; a page's opening sentence that opens with "It" defines the page's title. ``sentences`` are (text, page
+    title, position on the page)."""
+    if not phrase:
+        return {}
+    noun, modifiers = stem(phrase[-1]), {stem(word) for word in words(" ".join(phrase[:-1]))}
+    found: dict[str, float] = {}
+    for text, title, position in sentences:
+        match = _DEFINES.match(text)
+        if match is None:
+            continue
+        described = {stem(word) for word in _description_phrase(match.group("description"))}
+        if noun not in described:
+            continue
+        subject = match.group("subject").strip(" \"“”")
+        if subject.lower() in PRONOUNS:
+            if position:  # far into a page, what "it" stands for is not known
+                continue
+            subject = title
+        share = len(modifiers & described) / len(modifiers) if modifiers else 1.0
+        found[subject.lower()] = max(found.get(subject.lower(), 0.0), share)
+    return found
+
+
+def _description_phrase(description: str) -> list[str]:
+    """The words of a definition up to its first preposition, relative word or comma: what the subject *is* ("a
+    song", not the singer named in "a song by the singer Ada Pell")."""
+    phrase = []
+    for word in words(re.split(r"[,;:(]", description, maxsplit=1)[0])[:DESCRIPTION_WORDS]:
+        if word in PHRASE_ENDS and word not in ("and", "or"):  # "a film and a loose adaptation" is both
+            break
+        phrase.append(word)
+    return phrase
+
+
+def kind_share(name: str, described: dict[str, float]) -> float | None:
+    """How fully the sources call ``name`` what the question asks for, None when they do not: a short form counts
+    as its full name ("the Kestrel" for "Harcastle Kestrel")."""
+    key = name.lower()
+    if key in described:
+        return described[key]
+    shares = [share for full, share in described.items() if full.endswith(" " + key) or key.endswith(" " + full)]
+    return max(shares) if shares else None
