@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.leads import member_lead, signature_only, task_lead
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -628,11 +629,15 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     """
     question_terms = stems(question)
     relevant = [s for s in ranked if s.score > 0]
+    chosen = member_lead(question, relevant) or task_lead(question, ranked)
+    if chosen is not None:
+        return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
     for scored in relevant:  # the subject's own page may rank low: pages that only mention it say more words
         subject = stems(page_subject(scored.line.source["title"]))
         if subject and subject <= question_terms:
             page = _page_of(scored.line.source)
-            own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)]
+            own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)
+                   and not signature_only(s.line.text)]
             if own:
                 return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
     top = relevant[:TOP_SENTENCES]

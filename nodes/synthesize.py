@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
+from satiate.engine.answer import read_for, with_subject
 from satiate.engine.grounding import gate_claims
+from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.coverage import not_covered
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -22,7 +25,7 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.state.contracts import SynthesisResponse
+from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord, SourceRecord
 from satiate.state.schema import ResearchState
 from satiate.state.updates import SynthesizeUpdate
@@ -71,6 +74,38 @@ def committed(short: ShortAnswerRecord, question: str, claims: list[ClaimRecord]
                              confidence=verdict.confidence)
 
 
+def covered_or_said(short: ShortAnswerRecord, question: str, sources: list[SourceRecord]) -> ShortAnswerRecord:
+    """The short answer, unless the sources read are not about the question's subject: then no answer, and the
+    reason says so plainly (the report leads with it and shows the nearest evidence after)."""
+    reason = not_covered(question, sources, names_must_occur=short["kind"] == "description") if sources else None
+    if reason is None:
+        return short
+    return ShortAnswerRecord(text=None, kind=short["kind"], reason=reason)
+
+
+def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord],
+             max_chars: int) -> SynthesisResponse:
+    """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
+    lead's run of sentences first (the answer's first paragraph), then runs from the other best pages."""
+    leading = [c for c in synthesis.claims if c.role == "answer"]
+    if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
+        return synthesis
+    ranked = read_for(question, sources).ranked
+    lead = next((s for s in ranked if with_subject(s.line.text, s.line.source["title"]) == leading[0].claim), None)
+    runs = brief_runs(question, ranked, max_chars, first=lead)
+    if lead is None or not runs:
+        return synthesis
+    claims = [leading[0]]
+    for number, run in enumerate(runs):
+        for scored in run.lines:
+            if scored is lead:
+                continue
+            text = with_subject(scored.line.text, scored.line.source["title"])
+            claims.append(ClaimDraft(claim=text, source_ids=[scored.line.source["id"]],
+                                     role="answer" if number == 0 else "claim"))
+    return synthesis.model_copy(update={"claims": claims})
+
+
 def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], SynthesizeUpdate]:
     @timed
     def synthesize(state: ResearchState) -> SynthesizeUpdate:
@@ -78,6 +113,8 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         view = view_of(state, deps.store)  # the sources with their text: the gate checks claims against what was read
         decision = deps.engine_for(settings).synthesize(view)
         synthesis = decision.value
+        if not decision.model_calls:  # a model writes its own paragraphs; the extractive answer becomes a brief
+            synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars)
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)
         cycle = state.get("cycle", 1)
@@ -98,6 +135,7 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         ]
         short = gated_short_answer(synthesis, gate.claims, {s["id"]: s["title"] for s in view.sources})
         short = committed(short, state["question"], gate.claims, view.sources, settings.short_answer_commit_threshold)
+        short = covered_or_said(short, state["question"], view.sources)
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
         update: SynthesizeUpdate = {
