@@ -53,7 +53,8 @@ def not_covered(question: str, sources: list[SourceRecord], names_must_occur: bo
         return None if not sources else f"{NOT_COVERED} it: only third-party package descriptions were read"
     joined = "\n".join(texts).lower()
     absent = [name for name in (named_things(question) if names_must_occur else [])
-              if not re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", joined)]
+              if not any(re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", joined)
+                         for part in name.lower().split("-") if part)]  # "URL-encode": "URL" will do
     if absent:
         return f"{NOT_COVERED} {', '.join(absent)}: no source read mentions it"
     distinctive = [t for t in unique(content_terms(question)) if t not in FRAMING]

@@ -99,3 +99,16 @@ def test_open_questions_only_for_gaps_a_reader_should_see():
     assert as_question("No claim covers: pinion, axle.") == "What do the sources say about pinion, axle?"
     twice = [{"question": "What about the axle?"}, {"question": "what about  the axle?"}, {"question": "Why?"}]
     assert [q["question"] for q in unique_questions(twice)] == ["What about the axle?", "Why?"]
+
+
+def test_a_module_pages_summary_line_is_supported_although_its_title_repeats_it():
+    from satiate.engine.grounding import supports
+    module = page(5, "Python stdlib: sieve module — Tool for sifting flour of small mills",
+                  "Tool for sifting flour of small mills.\n\nThe mesh is chosen by the miller.")
+    assert supports("Tool for sifting flour of small mills.", module, 0.6) is not None
+    assert supports("Tool for sifting gravel of large quarries.", module, 0.6) is None
+
+
+def test_a_hyphenated_name_is_covered_when_a_part_of_it_is_read():
+    sources = [page(6, "Python stdlib: mill.quote", "mill.quote(text): Quote the text for a URL query.")]
+    assert not_covered("How do I URL-quote a text?", sources) is None
