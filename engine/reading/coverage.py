@@ -4,7 +4,8 @@
 ("configure") and none about Brightwell; quoting the best of them as the answer misleads. The subject is missing when
 a name the question writes with a capital (not its first word, not "I" or "Python") occurs in no source read, or when
 most of the question's distinctive words (its framing left out) occur in none. An installed package's description
-counts only when the question names that package: it describes a third-party tool, not the documentation's subject.
+counts only when the question names that package: it describes a third-party tool, not the documentation's subject;
+a word of an explanation question that only such descriptions use names a third-party thing the sources do not cover.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def not_covered(question: str, sources: list[SourceRecord], names_must_occur: bo
     distinctive = [t for t in unique(content_terms(question)) if t not in FRAMING]
     page_stems = [stems(text) for text in texts]
     missing = [t for t in distinctive if not any(stem(t) in page for page in page_stems)]
+    third_party_only = [t for t in missing if names_must_occur and any(
+        stem(t) in stems(source.get("text", "")[:SCAN_CHARS]) for source in sources if third_party(source))]
+    if third_party_only:
+        return f"{NOT_COVERED} {', '.join(third_party_only)}: only third-party package descriptions mention it"
     if distinctive and len(missing) > MISSING_SHARE * len(distinctive):
         return f"{NOT_COVERED} {' '.join(distinctive)}: no source read mentions {', '.join(missing)}"
     return None

@@ -70,6 +70,10 @@ def test_a_third_party_description_covers_only_a_question_that_names_its_package
                 url="https://pypi.org/project/relaykit/")
     assert not_covered("How do I configure a Brightwell router?", [*MILL_PAGES, pypi]) is not None
     assert not_covered("How do I run relaykit behind a Brightwell router?", [*MILL_PAGES, pypi]) is None
+    # a word only a third-party description uses names a third-party thing, whatever its case
+    assert "timeout" in not_covered("How do I copy a sack with a timeout?", [*MILL_PAGES, pypi])
+    assert not_covered("How do I copy a sack with a timeout?", [*MILL_PAGES, pypi], names_must_occur=False) \
+        is None
 
 
 def test_a_brief_quotes_runs_in_document_order_with_the_lead_page_first_and_no_framing_only_sentence():
