@@ -17,8 +17,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
-from satiate.engine.reading.leads import member_lead, signature_only, task_lead
+from satiate.engine.reading.leads import member_lead, task_lead
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -27,6 +28,7 @@ from satiate.engine.reading.names import (
     name_spans,
 )
 from satiate.state.records import SourceRecord
+from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     SCAN_CHARS,
     STOPWORDS,
@@ -35,7 +37,6 @@ from satiate.tools.text import (
     content_terms,
     idf_weights,
     numbers,
-    page_subject,
     sentences,
     stem,
     stems,
@@ -632,17 +633,22 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     chosen = member_lead(question, relevant) or task_lead(question, ranked)
     if chosen is not None:
         return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
-    for scored in relevant:  # the subject's own page may rank low: pages that only mention it say more words
-        subject = stems(page_subject(scored.line.source["title"]))
-        if subject and subject <= question_terms:
-            page = _page_of(scored.line.source)
-            own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)
-                   and not signature_only(s.line.text)]
-            if own:
-                return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
-    top = relevant[:TOP_SENTENCES]
-    terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
+    # the subject's own page may rank low (pages that only mention it say more words); of several, the most
+    # specific subject leads ("subprocess" before "modules" on "how does the subprocess module work?")
+    own_pages: dict[tuple[str, str], tuple[int, int]] = {}
+    for scored in relevant:
+        subject = stems(page_name(scored.line.source["title"]))
+        if subject and subject <= question_terms:
+            mentions = sum(sum(term in page for page in read) for term in subject)
+            own_pages.setdefault(_page_of(scored.line.source), (-len(subject), mentions))
+    for page in sorted(own_pages, key=lambda p: own_pages[p]):
+        own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)
+               and not signature_only(s.line.text)]
+        if own:
+            return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
+    top = relevant[:TOP_SENTENCES]
+    terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS | FRAMING | EXPLAINING]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}
     unmentioned = [t for t in terms if not frequency[t]]
     if unmentioned:

@@ -14,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satiate.engine.reading.leads import FRAMING, ScoredLike
+from satiate.engine.reading.leads import ScoredLike
+from satiate.tools.search.task_pages import FRAMING
 from satiate.tools.text import content_terms, jaccard, stem, stems
 
 EXPLAINING = frozenset("work works working explain explained describe described happen happens mean means".split())

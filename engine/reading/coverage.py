@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from satiate.engine.reading.leads import FRAMING, third_party
+from satiate.engine.reading.leads import third_party
 from satiate.state.records import SourceRecord
+from satiate.tools.search.task_pages import FRAMING
 from satiate.tools.text import SCAN_CHARS, content_terms, stem, stems, unique
 
 NOT_COVERED = "the sources read do not cover"  # how a reason (and the report's lead) says the subject is missing

@@ -6,7 +6,8 @@ from satiate.engine.answer import description_lead, read_for
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.coverage import is_not_covered, named_things, not_covered
 from satiate.engine.reading.gaps import as_question, unique_questions, worth_asking
-from satiate.engine.reading.leads import is_howto, signature_only, task_lead, task_terms
+from satiate.engine.reading.leads import task_lead
+from satiate.tools.search.task_pages import is_howto, signature_only, task_terms
 
 
 def page(number: int, title: str, text: str, url: str = "") -> dict:
