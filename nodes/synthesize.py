@@ -12,6 +12,7 @@ from collections.abc import Callable
 from satiate.engine.actors import key_actors
 from satiate.engine.answer import read_for, with_subject
 from satiate.engine.grounding import gate_claims
+from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
 from satiate.engine.reading.coverage import not_covered
@@ -83,6 +84,21 @@ def covered_or_said(short: ShortAnswerRecord, question: str, sources: list[Sourc
     return ShortAnswerRecord(text=None, kind=short["kind"], reason=reason)
 
 
+def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
+    """A "when does X run?" question the finder left without an answer (it looked for a date) is answered as an
+    explanation: the sentence that describes when, from the subject's own page, leads."""
+    if synthesis.short_answer or not sources or not asks_when_code_runs(question):
+        return synthesis
+    lead = behaviour_lead(question, read_for(question, sources), sources)
+    if lead is None:
+        return synthesis
+    text = with_subject(lead.line.text, lead.line.source["title"])
+    claims = [ClaimDraft(claim=text, source_ids=[lead.line.source["id"]], role="answer"),
+              *(c for c in synthesis.claims if c.role != "answer" and c.claim != text)]
+    return synthesis.model_copy(update={"answer_kind": "description", "claims": claims, "abstain_reason":
+                                        "the question asks when something happens; the sentences that say so follow"})
+
+
 def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord],
              max_chars: int) -> SynthesisResponse:
     """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
@@ -114,6 +130,7 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         decision = deps.engine_for(settings).synthesize(view)
         synthesis = decision.value
         if not decision.model_calls:  # a model writes its own paragraphs; the extractive answer becomes a brief
+            synthesis = as_explanation(synthesis, state["question"], view.sources)
             synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars)
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)

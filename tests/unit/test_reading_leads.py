@@ -117,3 +117,15 @@ def test_a_module_pages_summary_line_is_supported_although_its_title_repeats_it(
 def test_a_hyphenated_name_is_covered_when_a_part_of_it_is_read():
     sources = [page(6, "Python stdlib: mill.quote", "mill.quote(text): Quote the text for a URL query.")]
     assert not_covered("How do I URL-quote a text?", sources) is None
+
+
+def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
+    from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
+    assert asks_when_code_runs("When is the __close__ method called?")
+    assert asks_when_code_runs("When does the else clause of a grind loop run?")
+    assert not asks_when_code_runs("When was the Harrow mill built?")
+    sources = [page(7, "Mill customization", "Mill objects have special methods. The __close__ method is called "
+                    "after the last sack is filled and the stones stop. It must return None.")]
+    question = "When is the __close__ method called?"
+    lead = behaviour_lead(question, read_for(question, sources), sources)
+    assert lead is not None and lead.line.text.startswith("The __close__ method is called after the last sack")
