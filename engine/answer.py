@@ -647,7 +647,6 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
                and not signature_only(s.line.text)]
         if own:
             return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
-    top = relevant[:TOP_SENTENCES]
     terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS | FRAMING | EXPLAINING]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}
     unmentioned = [t for t in terms if not frequency[t]]
@@ -656,7 +655,7 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     if not terms:  # "what is the difference between is and ==?": nothing left to look for in a sentence
         return "the question names nothing a sentence read could be matched on"
     rarest = min(terms, key=lambda t: frequency[t])
-    about = [s for s in top if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
+    about = [s for s in relevant if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
     return about[0] if about else f"no sentence read that speaks to the question mentions '{rarest}'"
 
 

@@ -16,6 +16,7 @@ from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
 from satiate.engine.reading.coverage import not_covered
+from satiate.engine.reading.leads import named_summary
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -30,6 +31,7 @@ from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord, SourceRecord
 from satiate.state.schema import ResearchState
 from satiate.state.updates import SynthesizeUpdate
+from satiate.tools.search.task_pages import is_howto, page_name
 
 
 def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
@@ -99,6 +101,20 @@ def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[So
                                         "the question asks when something happens; the sentences that say so follow"})
 
 
+def named_howto_lead(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
+    """A how-to answer leads as a search engine shows a hit, "name: summary" ("sieve: Tool for sifting flour"),
+    so the reader sees which tool does the task even when its summary does not name it."""
+    leading = [c for c in synthesis.claims if c.role == "answer"]
+    if synthesis.answer_kind != "description" or len(leading) != 1 or not is_howto(question):
+        return synthesis
+    titles = {s["id"]: s["title"] for s in sources}
+    title = titles.get(leading[0].source_ids[0], "") if leading[0].source_ids else ""
+    if not title:
+        return synthesis
+    named = leading[0].model_copy(update={"claim": named_summary(page_name(title), leading[0].claim)})
+    return synthesis.model_copy(update={"claims": [named if c is leading[0] else c for c in synthesis.claims]})
+
+
 def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord],
              max_chars: int) -> SynthesisResponse:
     """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
@@ -107,7 +123,8 @@ def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRe
     if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
         return synthesis
     ranked = read_for(question, sources).ranked
-    lead = next((s for s in ranked if with_subject(s.line.text, s.line.source["title"]) == leading[0].claim), None)
+    lead = next((s for s in ranked if leading[0].claim.endswith(with_subject(s.line.text, s.line.source["title"]))),
+                None)  # a how-to lead may carry its page's name in front ("sieve: Tool for sifting flour")
     runs = brief_runs(question, ranked, max_chars, first=lead)
     if lead is None or not runs:
         return synthesis
@@ -131,6 +148,7 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         synthesis = decision.value
         if not decision.model_calls:  # a model writes its own paragraphs; the extractive answer becomes a brief
             synthesis = as_explanation(synthesis, state["question"], view.sources)
+            synthesis = named_howto_lead(synthesis, state["question"], view.sources)
             synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars)
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)

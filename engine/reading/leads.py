@@ -33,8 +33,6 @@ from satiate.tools.text import idf_weights, stem, stems
 # How much of the task's weight the best page's name and summary must hold for it to lead.
 MIN_TASK_SHARE = 0.5
 RARITY_SHARE = 0.25  # how much rarer task words count: a little (the task's subject is on many pages read)
-# A member's entry inside its class's page: "date.today: Current date ...", "Path.exists(): Whether ..."
-MEMBER_ENTRY = re.compile(r"^([A-Za-z_]\w*\.[A-Za-z_]\w*)(?:\([^)]*\))?: \S")
 
 
 class LineLike(Protocol):
@@ -67,8 +65,8 @@ def _chunk(source: SourceRecord) -> int:
 
 
 def page_openings(ranked: Sequence[ScoredLike]) -> list[PageOpening]:
-    """Each read page's opening sentence (a bare signature skipped), then each member entry inside a page
-    ("Grinder.sharpen(): Sharpen the blades"), in the order they first rank."""
+    """Each read page's opening sentence (a bare signature skipped), in the order pages first rank (a member's entry
+    inside a class page is no opening: a class page lists dozens, and their words drown the pages named for a task)."""
     by_page: dict[str, list[ScoredLike]] = defaultdict(list)
     for scored in ranked:
         by_page[scored.line.source["title"]].append(scored)
@@ -80,10 +78,6 @@ def page_openings(ranked: Sequence[ScoredLike]) -> list[PageOpening]:
         if readable and readable[0].line.position <= 2:
             name = page_name(title)
             openings.append(PageOpening(name, name_parts(name), readable[0]))
-        for scored in lines:
-            entry = MEMBER_ENTRY.match(scored.line.text)
-            if entry and scored.line.position > 0 and not signature_only(scored.line.text):
-                openings.append(PageOpening(entry.group(1), name_parts(entry.group(1)), scored))
     return openings
 
 
@@ -122,3 +116,8 @@ def member_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLike | Non
             if scored.line.text.startswith(openers) and not signature_only(scored.line.text):
                 return scored
     return None
+
+
+def named_summary(name: str, summary: str) -> str:
+    """A how-to lead as a search engine shows a hit: "name: summary", unless the summary already names it."""
+    return summary if name.lower() in summary.lower() else f"{name}: {summary}"

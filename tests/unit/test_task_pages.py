@@ -52,3 +52,17 @@ def test_a_summary_behind_a_bare_signature_counts(index_path: Path):
 def test_only_howto_questions_with_a_matching_name_bring_pages(index_path: Path):
     assert task_pages(index_path, "What does mill.sackcopy do?") == []
     assert task_pages(index_path, "How do I bake bread?") == []
+
+
+def test_a_joined_up_name_holds_a_task_word_or_its_stem():
+    from satiate.tools.search.task_pages import in_name
+    assert in_name("arguments", frozenset({"argumentparser"}))  # the stem "argument"
+    assert in_name("copy", frozenset({"sackcopy"}))  # the word itself (its stem is "copi")
+    assert not in_name("sack", frozenset({"saddle"}))
+
+
+def test_a_howto_lead_shows_the_tool_by_name_unless_its_summary_names_it():
+    from satiate.engine.reading.leads import named_summary
+    assert named_summary("sieve", "Tool for sifting flour.") == "sieve: Tool for sifting flour."
+    named = "mill.sackcopy(src, dst): Copy a sack."
+    assert named_summary("mill.sackcopy", named) == named

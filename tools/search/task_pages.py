@@ -63,9 +63,14 @@ def page_name(title: str) -> str:
 
 
 def in_name(term: str, parts: frozenset[str]) -> bool:
-    """A task word is in a name when a part is that word (or its stem), or a joined-up part holds it ("copyfile")."""
+    """A task word is in a name when a part is that word (or its stem), or a joined-up part holds its stem
+    ("copyfile" holds "copy", "argumentparser" holds "arguments")."""
+    return any(_holds(part, term) for part in parts)
+
+
+def _holds(part: str, term: str) -> bool:
     term_stem = stem(term)
-    return any(stem(part) == term_stem or (len(term) >= 4 and term in part) for part in parts)
+    return stem(part) == term_stem or any(len(form) >= 4 and form in part for form in (term, term_stem))
 
 
 def task_share(terms: list[str], weights: dict[str, float], parts: frozenset[str], summary: set[str]) -> float:
@@ -76,11 +81,11 @@ def task_share(terms: list[str], weights: dict[str, float], parts: frozenset[str
     for term in terms:
         if in_name(term, parts):
             held += NAME_WEIGHT * weights[term]
-            asked |= {p for p in parts if stem(p) == stem(term) or (len(term) >= 4 and term in p)}
+            asked |= {p for p in parts if _holds(p, term)}
         elif stem(term) in summary:
             held += SUMMARY_WEIGHT * weights[term]
     extra_parts = max(0, len(parts - asked) - 1)  # the module's own name is no extra part
-    leftover = sum(len(part) for part in asked) - sum(len(t) for t in terms if any(t in p for p in asked))
+    leftover = sum(len(part) for part in asked) - sum(len(t) for t in terms if any(_holds(p, t) for p in asked))
     return held / total - EXTRA_NAME_PART_COST * (extra_parts + max(0, leftover) / LETTERS_PER_PART)
 
 
