@@ -87,9 +87,10 @@ def covered_or_said(short: ShortAnswerRecord, question: str, sources: list[Sourc
 
 
 def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
-    """A "when does X run?" question the finder left without an answer (it looked for a date) is answered as an
-    explanation: the sentence that describes when, from the subject's own page, leads."""
-    if synthesis.short_answer or not sources or not asks_when_code_runs(question):
+    """A "when does X run?" or "what does X test?" question the finder left without an answer (it looked for a
+    date or a name) is answered as an explanation: the sentence that describes it, from the subject's own page."""
+    if synthesis.short_answer or synthesis.answer_kind == "description" or not sources or \
+            not asks_when_code_runs(question):
         return synthesis
     lead = behaviour_lead(question, read_for(question, sources), sources)
     if lead is None:

@@ -48,6 +48,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
                first: ScoredLike | None = None) -> list[Run]:
     """Runs of sentences for a brief of about ``max_chars``, the run of ``first`` (the lead) first."""
     subject = subject_stems(question)
+    framing = frozenset(stems(question)) - subject
     if not subject:
         return []
     on_subject = [s for s in ranked if s.score > 0 and (s.line.terms | stems(s.line.source["title"])) & subject]
@@ -83,7 +84,9 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
             if spent >= min(cap, max_chars) or skipped > RUN_GAP:
                 break
             terms = frozenset(scored.line.terms)
-            speaks = scored is start or bool(terms & subject)
+            # the run goes on through sentences that say more about what the one before said; one that shares only
+            # framing words with the question ("explain how it works") is about something else
+            speaks = scored is start or bool(terms & subject) or not terms & framing
             if not speaks or any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted):
                 skipped += 1
                 continue

@@ -91,7 +91,9 @@ def test_a_brief_quotes_runs_in_document_order_with_the_lead_page_first_and_no_f
     first = [s.line.text for s in runs[0].lines]
     assert first[0].startswith("The gearwheel turns") and first[-1].startswith("The pinion drives")
     assert not any("visitor" in text for text in first)  # shares only "how" and "works" with the question
-    assert [s.line.text for s in runs[1].lines] == ["The gearwheel is driven by the water wheel outside."]
+    # a sentence with no word of the question goes on with the run it is part of
+    assert [s.line.text for s in runs[1].lines] == ["The gearwheel is driven by the water wheel outside.",
+                                                     "Fish live in the pond."]
 
 
 def test_open_questions_only_for_gaps_a_reader_should_see():
@@ -124,6 +126,9 @@ def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     assert asks_when_code_runs("When is the __close__ method called?")
     assert asks_when_code_runs("When does the else clause of a grind loop run?")
     assert not asks_when_code_runs("When was the Harrow mill built?")
+    assert asks_when_code_runs("What does the within operator test?")
+    assert asks_when_code_runs("What does mill.grind return?")
+    assert not asks_when_code_runs("What does the Harrow mill's owner do for a living?")
     sources = [page(7, "Mill customization", "Mill objects have special methods. The __close__ method is called "
                     "after the last sack is filled and the stones stop. It must return None.")]
     question = "When is the __close__ method called?"
