@@ -625,8 +625,9 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     indexed as several) leads ("functools.lru_cache(...):
     Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
     explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
-    the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its page's
-    title, else the best-ranked sentences are about something else (the "%" operator) and there is no lead.
+    the walrus operator do?"; comparison and framing words like "difference" or "work" left out) must be in its
+    page's title (such a page first) or in the sentence, else the best-ranked sentences are about something else (the
+    "%" operator) and there is no lead.
     """
     question_terms = stems(question)
     relevant = [s for s in ranked if s.score > 0]
@@ -655,7 +656,9 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     if not terms:  # "what is the difference between is and ==?": nothing left to look for in a sentence
         return "the question names nothing a sentence read could be matched on"
     rarest = min(terms, key=lambda t: frequency[t])
-    about = [s for s in relevant if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
+    # a sentence on a page whose title names it first ("Implementing Descriptors"), then one that mentions it
+    titled = [s for s in relevant if stem(rarest) in stems(s.line.source["title"])]
+    about = titled or [s for s in relevant if stem(rarest) in s.line.terms]
     return about[0] if about else f"no sentence read that speaks to the question mentions '{rarest}'"
 
 

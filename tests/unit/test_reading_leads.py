@@ -134,3 +134,9 @@ def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     question = "When is the __close__ method called?"
     lead = behaviour_lead(question, read_for(question, sources), sources)
     assert lead is not None and lead.line.text.startswith("The __close__ method is called after the last sack")
+
+
+def test_an_explanation_leads_from_the_page_whose_title_names_its_subject_not_a_passing_mention():
+    sources = [page(1, "Mill doors", "The door gear works only when the protocol of the mill is followed."),
+               page(2, "Implementing gears", "A gear passes force from one shaft to the next, as the protocol says.")]
+    assert lead_text("How does the gear protocol work?", sources).startswith("A gear passes force")
