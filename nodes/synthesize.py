@@ -87,19 +87,19 @@ def covered_or_said(short: ShortAnswerRecord, question: str, sources: list[Sourc
 
 
 def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
-    """A "when does X run?" or "what does X test?" question the finder left without an answer (it looked for a
-    date or a name) is answered as an explanation: the sentence that describes it, from the subject's own page."""
-    if synthesis.short_answer or synthesis.answer_kind == "description" or not sources or \
-            not asks_when_code_runs(question):
+    """A "when does X run?" or "what does X test?" question is answered as an explanation, not as the date or
+    name the short-answer finder looks for: the sentence that describes it, from the subject's own page."""
+    if synthesis.answer_kind == "description" or not sources or not asks_when_code_runs(question):
         return synthesis
     lead = behaviour_lead(question, read_for(question, sources), sources)
     if lead is None:
         return synthesis
     text = with_subject(lead.line.text, lead.line.source["title"])
     claims = [ClaimDraft(claim=text, source_ids=[lead.line.source["id"]], role="answer"),
-              *(c for c in synthesis.claims if c.role != "answer" and c.claim != text)]
-    return synthesis.model_copy(update={"answer_kind": "description", "claims": claims, "abstain_reason":
-                                        "the question asks when something happens; the sentences that say so follow"})
+              *(c for c in synthesis.claims if c.role == "claim" and c.claim != text)]
+    return synthesis.model_copy(update={"answer_kind": "description", "short_answer": None, "claims": claims,
+                                        "abstain_reason":
+                                        "the question asks how code behaves; the sentences that say so follow"})
 
 
 def named_howto_lead(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:

@@ -121,3 +121,24 @@ def member_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLike | Non
 def named_summary(name: str, summary: str) -> str:
     """A how-to lead as a search engine shows a hit: "name: summary", unless the summary already names it."""
     return summary if name.lower() in summary.lower() else f"{name}: {summary}"
+
+
+DUNDER = re.compile(r"\b__[a-z][a-z0-9_]*__\b")
+
+
+def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLike | None:
+    """The first sentence of a special method's own entry ("object.__close__(self)" then "Called after the last
+    sack is filled ..."), for a question that names the method: the entry says what it does and when it runs."""
+    for name in DUNDER.findall(question):
+        entry = re.compile(rf"\.{re.escape(name)}(?:\(|\s)")
+        for scored in ranked:
+            text = scored.line.source.get("text", "")
+            found = entry.search(text)
+            if not found:
+                continue
+            same_page = [s for s in ranked if s.line.source is scored.line.source]
+            after = [(text.find(s.line.text, found.end()), s) for s in same_page]
+            after = [(at, s) for at, s in after if at >= 0 and not signature_only(s.line.text)]
+            if after:
+                return min(after, key=lambda pair: pair[0])[1]
+    return None

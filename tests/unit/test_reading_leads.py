@@ -140,3 +140,11 @@ def test_an_explanation_leads_from_the_page_whose_title_names_its_subject_not_a_
     sources = [page(1, "Mill doors", "The door gear works only when the protocol of the mill is followed."),
                page(2, "Implementing gears", "A gear passes force from one shaft to the next, as the protocol says.")]
     assert lead_text("How does the gear protocol work?", sources).startswith("A gear passes force")
+
+
+def test_a_named_special_method_leads_with_the_first_sentence_of_its_own_entry():
+    sources = [page(8, "Mill customization", "Mill objects have special methods.\n\nobject.__close__(self)\n\n"
+                    "Called after the last sack is filled and the stones stop.\n\nobject.__open__(self)\n\n"
+                    "Called before the first sack; __close__ is never called twice.")]
+    assert lead_text("What does the __close__ method do?", sources).startswith("Called after the last sack")
+    assert lead_text("When is __open__ called?", sources).startswith("Called before the first sack")
