@@ -123,6 +123,7 @@ def named_summary(name: str, summary: str) -> str:
     return summary if name.lower() in summary.lower() else f"{name}: {summary}"
 
 
+ENTRY_GAP = 12  # characters between an entry's signature line and its first sentence (blank lines, an indent)
 DUNDER = re.compile(r"\b__[a-z][a-z0-9_]*__\b")
 
 
@@ -130,7 +131,7 @@ def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLi
     """The first sentence of a special method's own entry ("object.__close__(self)" then "Called after the last
     sack is filled ..."), for a question that names the method: the entry says what it does and when it runs."""
     for name in DUNDER.findall(question):
-        entry = re.compile(rf"\.{re.escape(name)}(?:\(|\s)")
+        entry = re.compile(rf"(?m)^[ \t]*[\w.]*\.{re.escape(name)}(?:\(.*\))?[ \t]*$")
         for scored in ranked:
             text = scored.line.source.get("text", "")
             found = entry.search(text)
@@ -138,7 +139,8 @@ def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLi
                 continue
             same_page = [s for s in ranked if s.line.source is scored.line.source]
             after = [(text.find(s.line.text, found.end()), s) for s in same_page]
-            after = [(at, s) for at, s in after if at >= 0 and not signature_only(s.line.text)]
+            after = [(at, s) for at, s in after
+                     if 0 <= at - found.end() <= ENTRY_GAP and not signature_only(s.line.text)]
             if after:
                 return min(after, key=lambda pair: pair[0])[1]
     return None
