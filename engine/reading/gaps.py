@@ -12,6 +12,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from satiate.engine.reading.brief import EXPLAINING
+from satiate.tools.search.task_pages import FRAMING
+
 # Wording that asks for a judgement, where an opposing view makes sense.
 CONTESTED = re.compile(
     r"\b(?:should|better|best|worse|worst|pros|cons|advantages?|disadvantages?|argue|arguments?|debate|"
@@ -27,9 +30,12 @@ def counter_view_makes_sense(question: str) -> bool:
 
 def worth_asking(gap: Mapping[str, Any], question: str, explanation: bool) -> bool:
     """A gap the reader should see: not a counter-argument on a question no counter-view fits, not an unread name
-    on an explanation."""
+    on an explanation, not a "missing" word that only frames the question."""
     if gap.get("kind") == "missing-counterarg" and not counter_view_makes_sense(question):
         return False
+    covers = re.match(r"No claim covers: (.+?)\.?$", str(gap.get("description", "")))
+    if covers and all(word.strip() in FRAMING | EXPLAINING for word in covers.group(1).split(",")):
+        return False  # "No claim covers: work" on "how does X work?": a framing word, nothing missing
     return not (gap.get("kind") == "unread-source" and explanation)
 
 

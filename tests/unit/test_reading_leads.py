@@ -104,6 +104,9 @@ def test_open_questions_only_for_gaps_a_reader_should_see():
     assert not worth_asking(unread, "How does the gearwheel turn?", explanation=True)
     assert worth_asking(unread, "Who built the Harrow mill?", explanation=False)
     assert as_question("No claim covers: pinion, axle.") == "What do the sources say about pinion, axle?"
+    framing = {"kind": "modality", "description": "No claim covers: work."}
+    assert not worth_asking(framing, "How does the gearwheel work?", explanation=True)
+    assert worth_asking({**framing, "description": "No claim covers: axle."}, "How does the axle turn?", True)
     twice = [{"question": "What about the axle?"}, {"question": "what about  the axle?"}, {"question": "Why?"}]
     assert [q["question"] for q in unique_questions(twice)] == ["What about the axle?", "Why?"]
 
