@@ -116,17 +116,18 @@ def named_howto_lead(synthesis: SynthesisResponse, question: str, sources: list[
     return synthesis.model_copy(update={"claims": [named if c is leading[0] else c for c in synthesis.claims]})
 
 
-def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord],
-             max_chars: int) -> SynthesisResponse:
+def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord], max_chars: int,
+             max_claims: int = 1_000) -> SynthesisResponse:
     """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
-    lead's run of sentences first (the answer's first paragraph), then runs from the other best pages."""
+    lead's run of sentences first (the answer's first paragraph), then runs from the other best pages; ``max_chars``
+    long and ``max_claims`` sentences at most."""
     leading = [c for c in synthesis.claims if c.role == "answer"]
     if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
         return synthesis
     ranked = read_for(question, sources).ranked
     lead = next((s for s in ranked if leading[0].claim.endswith(with_subject(s.line.text, s.line.source["title"]))),
                 None)  # a how-to lead may carry its page's name in front ("sieve: Tool for sifting flour")
-    runs = brief_runs(question, ranked, max_chars, first=lead)
+    runs = brief_runs(question, ranked, max_chars, first=lead, max_lines=max_claims)
     if lead is None or not runs:
         return synthesis
     claims = [leading[0]]
@@ -150,7 +151,8 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         if not decision.model_calls:  # a model writes its own paragraphs; the extractive answer becomes a brief
             synthesis = as_explanation(synthesis, state["question"], view.sources)
             synthesis = named_howto_lead(synthesis, state["question"], view.sources)
-            synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars)
+            synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars,
+                                 settings.max_claims)
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)
         cycle = state.get("cycle", 1)

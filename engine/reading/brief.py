@@ -45,8 +45,9 @@ def subject_stems(question: str) -> frozenset[str]:
 
 
 def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
-               first: ScoredLike | None = None) -> list[Run]:
-    """Runs of sentences for a brief of about ``max_chars``, the run of ``first`` (the lead) first."""
+               first: ScoredLike | None = None, max_lines: int = 1_000) -> list[Run]:
+    """Runs of sentences for a brief of about ``max_chars`` and ``max_lines`` sentences at most, the run of
+    ``first`` (the lead) first."""
     subject = subject_stems(question)
     framing = frozenset(stems(question)) - subject
     if not subject:
@@ -70,7 +71,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
     quoted: list[frozenset[str]] = []
     spent = 0
     for page in order:
-        if spent >= max_chars:
+        if spent >= max_chars or len(quoted) >= max_lines:
             break
         lines = sorted(by_page[page], key=lambda s: s.line.position)
         start = first if first is not None and page == _page(first) else max(
@@ -81,7 +82,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
         run: list[ScoredLike] = []
         skipped = 0
         for scored in lines[next(i for i, s in enumerate(lines) if s is start):]:
-            if spent >= min(cap, max_chars) or skipped > RUN_GAP:
+            if spent >= min(cap, max_chars) or skipped > RUN_GAP or len(quoted) >= max_lines:
                 break
             terms = frozenset(scored.line.terms)
             # the run goes on through sentences that say more about what the one before said; one that shares only

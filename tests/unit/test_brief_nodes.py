@@ -67,3 +67,12 @@ def test_only_gaps_a_reader_should_see_become_open_questions_each_once():
                                        "How does the gearwheel turn the axle?")
     assert [q["question"] for q in asked] == ["What do the sources say about axle?"]
     assert not any(record["material"] for record in records)  # searched already: none blocks sign-off
+
+
+def test_a_brief_keeps_to_the_claims_setting():
+    sources = [page(1, "Sieves", "A sieve sifts the flour of the mill. The sieve mesh is fine and even. The sieve "
+                    "frame is made of oak. The sieve is shaken by hand. The sieve lasts for many years.")]
+    synthesis = SynthesisResponse(answer_kind="description", claims=[
+        ClaimDraft(claim="A sieve sifts the flour of the mill.", source_ids=["S1"], role="answer")])
+    assert len(as_brief(synthesis, "How does a sieve work?", sources, 1000, max_claims=3).claims) == 3
+    assert len(as_brief(synthesis, "How does a sieve work?", sources, 1000).claims) == 5
