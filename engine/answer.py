@@ -17,8 +17,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
+from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -27,6 +29,7 @@ from satiate.engine.reading.names import (
     name_spans,
 )
 from satiate.state.records import SourceRecord
+from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     SCAN_CHARS,
     STOPWORDS,
@@ -35,7 +38,6 @@ from satiate.tools.text import (
     content_terms,
     idf_weights,
     numbers,
-    page_subject,
     sentences,
     stem,
     stems,
@@ -690,21 +692,30 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     indexed as several) leads ("functools.lru_cache(...):
     Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
     explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
-    the walrus operator do?"; comparison words like "difference" left out) must be in the sentence or its page's
-    title, else the best-ranked sentences are about something else (the "%" operator) and there is no lead.
+    the walrus operator do?"; comparison and framing words like "difference" or "work" left out) must be in its
+    page's title (such a page first) or in the sentence, else the best-ranked sentences are about something else (the
+    "%" operator) and there is no lead.
     """
     question_terms = stems(question)
     relevant = [s for s in ranked if s.score > 0]
-    for scored in relevant:  # the subject's own page may rank low: pages that only mention it say more words
-        subject = stems(page_subject(scored.line.source["title"]))
-        if subject and subject <= question_terms:
-            page = _page_of(scored.line.source)
-            own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)]
-            if own:
-                return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
-    top = relevant[:TOP_SENTENCES]
-    terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS]
+    chosen = special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
+    if chosen is not None:
+        return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
+    # the subject's own page may rank low (pages that only mention it say more words); of several, the most
+    # specific subject leads ("subprocess" before "modules" on "how does the subprocess module work?")
+    own_pages: dict[tuple[str, str], tuple[int, int]] = {}
+    for scored in relevant:
+        subject = stems(page_name(scored.line.source["title"]))
+        if subject and subject <= question_terms:
+            mentions = sum(sum(term in page for page in read) for term in subject)
+            own_pages.setdefault(_page_of(scored.line.source), (-len(subject), mentions))
+    for page in sorted(own_pages, key=lambda p: own_pages[p]):
+        own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)
+               and not signature_only(s.line.text)]
+        if own:
+            return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
+    terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS | FRAMING | EXPLAINING]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}
     unmentioned = [t for t in terms if not frequency[t]]
     if unmentioned:
@@ -712,7 +723,9 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     if not terms:  # "what is the difference between is and ==?": nothing left to look for in a sentence
         return "the question names nothing a sentence read could be matched on"
     rarest = min(terms, key=lambda t: frequency[t])
-    about = [s for s in top if stem(rarest) in s.line.terms | stems(s.line.source["title"])]
+    # a sentence on a page whose title names it first ("Implementing Descriptors"), then one that mentions it
+    titled = [s for s in relevant if stem(rarest) in stems(s.line.source["title"])]
+    about = titled or [s for s in relevant if stem(rarest) in s.line.terms]
     return about[0] if about else f"no sentence read that speaks to the question mentions '{rarest}'"
 
 

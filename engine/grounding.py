@@ -43,7 +43,8 @@ def _windows(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
 
 def _overlaps(claim: str, text: str, title: str) -> list[tuple[SupportSpan, tuple[str, ...]]]:
     """Every passage of ``text`` with the share of the claim's content words it covers, best first (ties: first)."""
-    claim_terms = stems(claim) - stems(title) if title else stems(claim)
+    # the title's words count as said, unless the claim is the title's own summary (a module page's first line)
+    claim_terms = (stems(claim) - stems(title) if title else stems(claim)) or stems(claim)
     if not claim_terms:
         return []
     spans = [(SupportSpan(source_id="", start=start, end=end,

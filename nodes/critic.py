@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from satiate.engine.answer import expected_answer
 from satiate.engine.base import Decision, ResearchEngine, ResearchView
 from satiate.engine.policy import Signoff, judge_signoff, stop_reason
+from satiate.engine.reading.gaps import as_question, unique_questions, worth_asking
 from satiate.nodes.common import (
     Dependencies,
     as_query_plans,
@@ -31,20 +33,24 @@ from satiate.state.updates import CriticUpdate
 from satiate.tools.text import normalize_query
 
 
-def settle_tried_gaps(report: CriticReport, executed: set[str]) -> tuple[list[GapRecord], list[OpenQuestion]]:
-    """Material gaps already searched for become open questions (an honest "unknown"), not endless work."""
+def settle_tried_gaps(report: CriticReport, executed: set[str],
+                      question: str = "") -> tuple[list[GapRecord], list[OpenQuestion]]:
+    """Material gaps already searched for stop blocking (an honest "unknown"), not endless work; those a reader
+    should see (``engine.reading.gaps``) become open questions, each once."""
     gaps: list[GapRecord] = []
     open_questions: list[OpenQuestion] = []
+    explanation = bool(question) and expected_answer(question).kind == "description"
     for gap in report.gaps:
         record = GapRecord(**gap.model_dump())  # type: ignore[typeddict-item]
         if gap.material and normalize_query(gap.query) in executed:
             record["material"] = False
-            open_questions.append(OpenQuestion(
-                question=gap.description,
-                reason=f"searched for '{gap.query}' already; the available sources do not close it",
-            ))
+            if worth_asking(record, question, explanation):
+                open_questions.append(OpenQuestion(
+                    question=as_question(gap.description),
+                    reason=f"searched for '{gap.query}' already; the available sources do not close it",
+                ))
         gaps.append(record)
-    return gaps, open_questions
+    return gaps, [OpenQuestion(**q) for q in unique_questions(open_questions)]  # type: ignore[typeddict-item]
 
 
 def convergence_row(state: ResearchState, verdict: Signoff, critique_tokens: int) -> RoundRecord:
@@ -83,7 +89,7 @@ def make_critic_node(deps: Dependencies) -> Callable[[ResearchState], CriticUpda
         engine = deps.engine_for(settings)
         view = view_of(state, deps.store)
         decision = engine.critique(view)
-        gaps, open_questions = settle_tried_gaps(decision.value, view.executed_queries())
+        gaps, open_questions = settle_tried_gaps(decision.value, view.executed_queries(), state["question"])
         verdict = judge_signoff(gaps, state.get("clean_signoffs", 0))
         cycle, target = state.get("cycle", 1), verdict.target
         update: CriticUpdate = {

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from satiate.engine.reading.coverage import is_not_covered
+from satiate.engine.reading.gaps import as_question, unique_questions, worth_asking
 from satiate.nodes.common import StoreFor, hydrate, settings_of, suspicion, web_unreached_note
 from satiate.state.contracts import DEGRADED_NOTE, ClaimOut, PageCounts, ResearchResult, SourceOut, source_origin
 from satiate.state.records import search_failed, source_number
@@ -49,7 +51,10 @@ def open_material_gaps(state: ResearchState) -> list[dict]:
     reports = state.get("critic_reports", [])
     if not reports or reports[-1]["signoff"]:
         return []
-    return [dict(gap) for gap in reports[-1]["gaps"] if gap["material"]]
+    short = state.get("short_answer")
+    explanation = short is not None and short.get("kind") == "description"
+    return [dict(gap) for gap in reports[-1]["gaps"]
+            if gap["material"] and worth_asking(gap, state["question"], explanation)]
 
 
 def citation_numbers(state: ResearchState) -> dict[str, int]:
@@ -94,15 +99,29 @@ def lead_paragraph(state: ResearchState, numbering: dict[str, int]) -> str:
     if not claims:
         return ("The sources read do not support an answer: no claim could be grounded in them, so satiate gives none "
                 "rather than an unsupported one.")
+    if is_not_covered(short.get("reason") or ""):
+        reason = short["reason"]
+        return f"{reason[:1].upper()}{reason[1:].rstrip('.')}. The nearest evidence read follows."
     if short.get("text") and stating:
         shown = short["text"][:1].upper() + short["text"][1:] if short.get("kind") == "yes_no" else short["text"]
         return f"**{shown}** — " + "; ".join(cited_sentence(c, numbering) for c in stating) + "."
-    if short.get("kind") == "description" and stating:
-        return cited_sentence(stating[0], numbering) + "."
+    if short.get("kind") == "description" and stating:  # an explanation's lead: the opening run of its brief
+        return " ".join(cited_sentence(c, numbering) + "." for c in stating)
     reason = short.get("reason") or "no claim states an answer to the question itself"
     if short.get("candidate"):  # a candidate below the commit threshold: say what is settled and what is not
         return f"The sources read do not settle the question: {reason.rstrip('.')}."
     return f"The sources read do not support a direct answer ({reason.rstrip('.')})."
+
+
+def runs_by_source(claims: list) -> list[list]:
+    """Consecutive claims citing the same first source, together: a brief's run of one page."""
+    runs: list[list] = []
+    for claim in claims:
+        if runs and runs[-1][0]["source_ids"][:1] == claim["source_ids"][:1]:
+            runs[-1].append(claim)
+        else:
+            runs.append([claim])
+    return runs
 
 
 def answer_markdown(state: ResearchState) -> str:
@@ -117,9 +136,12 @@ def answer_markdown(state: ResearchState) -> str:
     hops = [c for c in claims if c.get("role") == "hop"]
     if hops:
         paragraphs.append("How the sources lead there: " + " ".join(cited_sentence(c, numbering) + "." for c in hops))
-    shown_in_lead = short.get("text") or short.get("kind") == "description"
+    shown_in_lead = (short.get("text") or short.get("kind") == "description") and not is_not_covered(
+        short.get("reason") or "")
     rest = [c for c in claims if c.get("role", "claim") == "claim" or (c.get("role") == "answer" and not shown_in_lead)]
-    if rest:
+    if rest and short.get("kind") == "description":  # a brief: one paragraph for each page's run
+        paragraphs += [" ".join(cited_sentence(c, numbering) + "." for c in run) for run in runs_by_source(rest)]
+    elif rest:
         paragraphs.append(" ".join(cited_sentence(c, numbering) + "." for c in rest))
     return "\n\n".join(paragraphs)
 
@@ -188,11 +210,13 @@ def report_markdown(state: ResearchState) -> str:
                   for a in state["key_actors"]]
         parts.append("")
     still_open = open_material_gaps(state)
-    if state.get("open_questions") or still_open:
+    asked = unique_questions(state.get("open_questions", []))
+    if asked or still_open:
+        said = {" ".join(str(q["question"]).lower().split()) for q in asked}
         parts += ["## Open questions", ""]
-        parts += [f"- {q['question']} — {q['reason']}" for q in state.get("open_questions", [])]
-        parts += [f"- {gap['description']} — a material gap the critic still saw when the run stopped"
-                  for gap in still_open]
+        parts += [f"- {q['question']} — {q['reason']}" for q in asked]
+        parts += [f"- {as_question(gap['description'])} — a material gap the critic still saw when the run stopped"
+                  for gap in still_open if " ".join(as_question(gap["description"]).lower().split()) not in said]
         parts.append("")
     searches = state.get("search_results", [])
     backends = sorted({r["backend"] for r in searches if not search_failed(r["outcome"])})

@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
+from satiate.engine.answer import read_for, with_subject
 from satiate.engine.grounding import gate_claims
+from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
+from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.coverage import not_covered
+from satiate.engine.reading.leads import named_summary
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -22,10 +27,11 @@ from satiate.nodes.common import (
     timed,
     view_of,
 )
-from satiate.state.contracts import SynthesisResponse
+from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import ClaimRecord, ContradictionRecord, OpenQuestion, ShortAnswerRecord, SourceRecord
 from satiate.state.schema import ResearchState
 from satiate.state.updates import SynthesizeUpdate
+from satiate.tools.search.task_pages import is_howto, page_name
 
 
 def gated_short_answer(synthesis: SynthesisResponse, claims: list[ClaimRecord],
@@ -71,6 +77,70 @@ def committed(short: ShortAnswerRecord, question: str, claims: list[ClaimRecord]
                              confidence=verdict.confidence)
 
 
+def covered_or_said(short: ShortAnswerRecord, question: str, sources: list[SourceRecord]) -> ShortAnswerRecord:
+    """The short answer, unless the sources read are not about the question's subject: then no answer, and the
+    reason says so plainly (the report leads with it and shows the nearest evidence after)."""
+    reason = not_covered(question, sources, names_must_occur=short["kind"] == "description") if sources else None
+    if reason is None:
+        return short
+    return ShortAnswerRecord(text=None, kind=short["kind"], reason=reason)
+
+
+def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
+    """A "when does X run?" or "what does X test?" question is answered as an explanation, not as the date or
+    name the short-answer finder looks for: the sentence that describes it, from the subject's own page."""
+    if synthesis.answer_kind == "description" or not sources or not asks_when_code_runs(question):
+        return synthesis
+    lead = behaviour_lead(question, read_for(question, sources), sources)
+    if lead is None:
+        return synthesis
+    text = with_subject(lead.line.text, lead.line.source["title"])
+    claims = [ClaimDraft(claim=text, source_ids=[lead.line.source["id"]], role="answer"),
+              *(c for c in synthesis.claims if c.role == "claim" and c.claim != text)]
+    return synthesis.model_copy(update={"answer_kind": "description", "short_answer": None, "claims": claims,
+                                        "abstain_reason":
+                                        "the question asks how code behaves; the sentences that say so follow"})
+
+
+def named_howto_lead(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord]) -> SynthesisResponse:
+    """A how-to answer leads as a search engine shows a hit, "name: summary" ("sieve: Tool for sifting flour"),
+    so the reader sees which tool does the task even when its summary does not name it."""
+    leading = [c for c in synthesis.claims if c.role == "answer"]
+    if synthesis.answer_kind != "description" or len(leading) != 1 or not is_howto(question):
+        return synthesis
+    titles = {s["id"]: s["title"] for s in sources}
+    title = titles.get(leading[0].source_ids[0], "") if leading[0].source_ids else ""
+    if not title:
+        return synthesis
+    named = leading[0].model_copy(update={"claim": named_summary(page_name(title), leading[0].claim)})
+    return synthesis.model_copy(update={"claims": [named if c is leading[0] else c for c in synthesis.claims]})
+
+
+def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRecord], max_chars: int,
+             max_claims: int = 1_000) -> SynthesisResponse:
+    """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
+    lead's run of sentences first (the answer's first paragraph), then runs from the other best pages; ``max_chars``
+    long and ``max_claims`` sentences at most."""
+    leading = [c for c in synthesis.claims if c.role == "answer"]
+    if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
+        return synthesis
+    ranked = read_for(question, sources).ranked
+    lead = next((s for s in ranked if leading[0].claim.endswith(with_subject(s.line.text, s.line.source["title"]))),
+                None)  # a how-to lead may carry its page's name in front ("sieve: Tool for sifting flour")
+    runs = brief_runs(question, ranked, max_chars, first=lead, max_lines=max_claims)
+    if lead is None or not runs:
+        return synthesis
+    claims = [leading[0]]
+    for number, run in enumerate(runs):
+        for scored in run.lines:
+            if scored is lead:
+                continue
+            text = with_subject(scored.line.text, scored.line.source["title"])
+            claims.append(ClaimDraft(claim=text, source_ids=[scored.line.source["id"]],
+                                     role="answer" if number == 0 else "claim"))
+    return synthesis.model_copy(update={"claims": claims})
+
+
 def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], SynthesizeUpdate]:
     @timed
     def synthesize(state: ResearchState) -> SynthesizeUpdate:
@@ -78,6 +148,11 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         view = view_of(state, deps.store)  # the sources with their text: the gate checks claims against what was read
         decision = deps.engine_for(settings).synthesize(view)
         synthesis = decision.value
+        if not decision.model_calls:  # a model writes its own paragraphs; the extractive answer becomes a brief
+            synthesis = as_explanation(synthesis, state["question"], view.sources)
+            synthesis = named_howto_lead(synthesis, state["question"], view.sources)
+            synthesis = as_brief(synthesis, state["question"], view.sources, settings.brief_chars,
+                                 settings.max_claims)
         gate = gate_claims(synthesis.claims, {s["key"]: s for s in view.sources}, settings.support_min_overlap,
                            synthesis.contradictions)
         cycle = state.get("cycle", 1)
@@ -98,6 +173,7 @@ def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], Synthe
         ]
         short = gated_short_answer(synthesis, gate.claims, {s["id"]: s["title"] for s in view.sources})
         short = committed(short, state["question"], gate.claims, view.sources, settings.short_answer_commit_threshold)
+        short = covered_or_said(short, state["question"], view.sources)
         emit("synthesize", claims=len(gate.claims), cut=len(gate.cut), hallucinated_ids=gate.hallucinated_ids,
              short_answer=short["text"])
         update: SynthesizeUpdate = {

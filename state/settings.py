@@ -400,6 +400,10 @@ class Settings(BaseModel):
         "shows it in bold as the answer; below it the report says what the sources establish and what they leave open."
     )
     max_claims: int = Field(8, ge=1, le=100, description="Claims in the synthesized answer at most.")
+    brief_chars: int = Field(
+        1200, ge=200, le=20_000, description="Length (characters) of the brief that answers an explanation question "
+        "without a model: runs of sentences from the best pages, in document order.",
+    )
     support_min_overlap: float = Field(
         0.6, ge=0.0, le=1.0, description="Share of a claim's content words that must occur in the cited passage."
     )

@@ -32,6 +32,7 @@ from typing import Any
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, Units, chunk_text
 from satiate.tools.search.named_pages import named_pages
+from satiate.tools.search.task_pages import task_pages
 
 # Bump when what is extracted changes, so existing per-interpreter indexes are rebuilt once.
 CORPUS_FORMAT = 5
@@ -525,10 +526,12 @@ class BuiltinCorpusBackend:
         self.reindexed = self.index.sync(units)
 
     def search(self, query: str, max_results: int) -> list[RawHit]:
-        """BM25 with source weights, after the own page of each object the query names (``pkg.func``)."""
+        """BM25 with source weights, after the own page of each object the query names (``pkg.func``) and, for a
+        how-to question, the pages whose name and summary do its task (``task_pages``)."""
         ranked = self.index.search(query, max_results, unit_weights=RANK_WEIGHTS, exact_bonus=EXACT_WORD_BONUS,
                                    subject_bonus=SUBJECT_BONUS)
-        pinned = named_pages(self.index.path, query)
+        pinned = list({hit.doc_id: hit for hit in [*named_pages(self.index.path, query),
+                                                   *task_pages(self.index.path, query)]}.values())
         pinned_ids = {hit.doc_id for hit in pinned}
         return [*pinned, *(hit for hit in ranked if hit.doc_id not in pinned_ids)][:max_results]
 

@@ -1,0 +1,34 @@
+"""Questions about when code runs or what it gives back: answered by a description, not by a date or a name.
+
+"When is the __close__ method called?" asks for the circumstance ("after the mill stops"), not a date; "What does
+mill.grind return?" asks for what the documentation says it returns. The short-answer finder reads "when" as a date and
+abstains when no date is named; these questions are re-read as explanations, led by the subject's own description.
+"""
+
+from __future__ import annotations
+
+import re
+
+from satiate.engine.answer import Reading, Scored, description_lead
+
+# "When is X called / run / executed / invoked / raised / evaluated ...", "when does X run"
+WHEN_RUNS = re.compile(
+    r"^\s*when\s+(?:is|are|does|do)\b.*\b(?:call(?:ed)?|run|runs|execut(?:ed|es?)|invok(?:ed|es?)|"
+    r"rais(?:ed|es?)|evaluat(?:ed|es?)|trigger(?:ed|s)?)\b", re.IGNORECASE)
+# "What does the X operator test?", "What does mill.grind return?": what a piece of code does or gives back
+WHAT_IT_DOES = re.compile(r"^\s*what\s+(?:does|do)\s+.{2,60}?\s+(?:test|check|return|yield|provide|represent|"
+                          r"mean|specify|compute|compare)s?\s*\??\s*$", re.IGNORECASE)
+
+
+def asks_when_code_runs(question: str) -> bool:
+    """ "When is X called?" or "What does X test / return?": a question about code's behaviour."""
+    return WHEN_RUNS.match(question) is not None or WHAT_IT_DOES.match(question) is not None
+
+
+def behaviour_lead(question: str, reading: Reading, sources: list) -> Scored | None:
+    """The sentence an answer to "when does X run?" or "what does X test?" opens with, or None when none speaks to
+    it."""
+    if not asks_when_code_runs(question):
+        return None
+    lead = description_lead(question, sources, reading.ranked)
+    return None if isinstance(lead, str) else lead

@@ -1,0 +1,100 @@
+"""A long answer as a brief: coherent runs of sentences from the best pages, not a list of the best single sentences.
+
+"How does the gearwheel of a mill turn?" is explained by a page about gearwheels read in order, where each sentence
+leans on the one before; the eight sentences that share most words with the question, taken from six pages, read as
+noise and leave out what the page says between them. So pages are chosen by how well their sentences speak to the
+question (the lead's own page first), and from each the run that starts at its best sentence is quoted in document
+order, until the brief's length is spent. A sentence that shares only framing words with the question ("how", "work",
+"explain") is no part of a run, and no sentence is quoted twice.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from satiate.engine.reading.leads import ScoredLike
+from satiate.tools.search.task_pages import FRAMING
+from satiate.tools.text import content_terms, jaccard, stem, stems
+
+EXPLAINING = frozenset("work works working explain explained describe described happen happens mean means".split())
+PAGE_SENTENCES = 3  # a page's value: the sum of its best few sentences' scores
+RUN_GAP = 2  # sentences a run may step over (a code line, a sentence about something else) and still go on
+LEAD_RUN_SHARE = 0.5  # of the brief's length, the lead's run at most (it is the answer's first paragraph)
+OTHER_RUN_SHARE = 0.35  # of the brief's length, any other page's run at most: several pages, not one
+REPEAT_OVERLAP = 0.6  # a sentence this close (Jaccard of stems) to one already quoted is a repeat
+
+
+@dataclass(frozen=True)
+class Run:
+    """Sentences of one page, in document order."""
+
+    page: str
+    lines: tuple[ScoredLike, ...]
+
+
+def _page(scored: ScoredLike) -> str:
+    source = scored.line.source
+    return source.get("doc_id") or source["title"]
+
+
+def subject_stems(question: str) -> frozenset[str]:
+    """The question's words that say what it is about: no framing ("how", "do", "work", "explain")."""
+    return frozenset(stem(t) for t in content_terms(question) if t not in FRAMING and t not in EXPLAINING)
+
+
+def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
+               first: ScoredLike | None = None, max_lines: int = 1_000) -> list[Run]:
+    """Runs of sentences for a brief of about ``max_chars`` and ``max_lines`` sentences at most, the run of
+    ``first`` (the lead) first."""
+    subject = subject_stems(question)
+    framing = frozenset(stems(question)) - subject
+    if not subject:
+        return []
+    on_subject = [s for s in ranked if s.score > 0 and (s.line.terms | stems(s.line.source["title"])) & subject]
+    on_subject_ids = {id(s) for s in on_subject}
+    by_page: dict[str, list[ScoredLike]] = defaultdict(list)
+    for scored in ranked:
+        by_page[_page(scored)].append(scored)
+    value: dict[str, float] = defaultdict(float)
+    counted: dict[str, int] = defaultdict(int)
+    for scored in on_subject:
+        page = _page(scored)
+        if counted[page] < PAGE_SENTENCES:
+            value[page] += scored.score
+            counted[page] += 1
+    order = sorted(value, key=lambda page: -value[page])
+    if first is not None and _page(first) in by_page:
+        order = [_page(first)] + [page for page in order if page != _page(first)]
+    runs: list[Run] = []
+    quoted: list[frozenset[str]] = []
+    spent = 0
+    for page in order:
+        if spent >= max_chars or len(quoted) >= max_lines:
+            break
+        lines = sorted(by_page[page], key=lambda s: s.line.position)
+        start = first if first is not None and page == _page(first) else max(
+            (s for s in lines if id(s) in on_subject_ids), key=lambda s: s.score, default=None)
+        if start is None:
+            continue
+        cap = spent + max_chars * (LEAD_RUN_SHARE if not runs and first is not None else OTHER_RUN_SHARE)
+        run: list[ScoredLike] = []
+        skipped = 0
+        for scored in lines[next(i for i, s in enumerate(lines) if s is start):]:
+            if spent >= min(cap, max_chars) or skipped > RUN_GAP or len(quoted) >= max_lines:
+                break
+            terms = frozenset(scored.line.terms)
+            # the run goes on through sentences that say more about what the one before said; one that shares only
+            # framing words with the question ("explain how it works") is about something else
+            speaks = scored is start or bool(terms & subject) or not terms & framing
+            if not speaks or any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted):
+                skipped += 1
+                continue
+            skipped = 0
+            run.append(scored)
+            quoted.append(terms)
+            spent += len(scored.line.text) + 1
+        if run:
+            runs.append(Run(page, tuple(run)))
+    return runs

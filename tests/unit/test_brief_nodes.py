@@ -1,0 +1,78 @@
+"""The nodes' side of issue 21: the report's "not covered" lead and brief paragraphs, the synthesis rearranged as a
+brief with a named how-to lead, and open questions only for gaps a reader should see (invented pages)."""
+
+from __future__ import annotations
+
+from satiate.nodes.critic import settle_tried_gaps
+from satiate.nodes.report import answer_markdown, runs_by_source
+from satiate.nodes.synthesize import as_brief, covered_or_said, named_howto_lead
+from satiate.state.contracts import ClaimDraft, CriticGap, CriticReport, SynthesisResponse
+from satiate.state.records import ShortAnswerRecord
+
+
+def page(number: int, title: str, text: str) -> dict:
+    return {"id": f"S{number}", "key": f"k{number}", "url": f"https://docs.example/{number}", "title": title,
+            "text": text, "backend": "builtin", "read_kind": "passage", "query": "q", "angle": "direct", "cycle": 1,
+            "round": 0, "doc_id": f"doc{number}"}
+
+
+def claim(text: str, source: str, role: str = "claim") -> dict:
+    return {"claim": text, "source_ids": [source], "role": role, "verification": "unverified_single",
+            "confidence": "med", "support": []}
+
+
+def test_the_report_leads_with_not_covered_then_shows_the_nearest_evidence():
+    short = covered_or_said(ShortAnswerRecord(text=None, kind="description", reason="x"),
+                            "How do I tune a Brightwell router?", [page(1, "Mill", "The mill grinds grain.")])
+    state = {"question": "How do I tune a Brightwell router?", "short_answer": short,
+             "claims": [claim("The mill grinds grain.", "S1", "answer")]}
+    answer = answer_markdown(state)  # type: ignore[arg-type]
+    assert answer.startswith("The sources read do not cover Brightwell")
+    assert "The mill grinds grain [1]." in answer.split("\n\n")[1]
+
+
+def test_a_briefs_claims_are_paragraphs_one_for_each_page_run():
+    claims = [claim("A", "S1", "answer"), claim("B", "S1", "answer"), claim("C", "S2"), claim("D", "S2"),
+              claim("E", "S3")]
+    assert [[c["claim"] for c in run] for run in runs_by_source(claims[2:])] == [["C", "D"], ["E"]]
+    state = {"question": "How does the gearwheel work?", "claims": claims,
+             "short_answer": ShortAnswerRecord(text=None, kind="description", reason="")}
+    assert answer_markdown(state).split("\n\n") == ["A [1]. B [1].", "C [2]. D [2].", "E [3]."]  # type: ignore[arg-type]
+
+
+def test_an_explanation_becomes_a_brief_and_a_howto_lead_names_its_tool():
+    sources = [page(1, "Python stdlib: sieve module — Tool for sifting flour of small mills",
+                    "Tool for sifting flour of small mills. The sieve shakes the flour through a mesh. "
+                    "The mesh is chosen by the miller."),
+               page(2, "Mill doors", "The mill door is shut at night.")]
+    synthesis = SynthesisResponse(answer_kind="description", claims=[
+        ClaimDraft(claim="Tool for sifting flour of small mills.", source_ids=["S1"], role="answer"),
+        ClaimDraft(claim="The mill door is shut at night.", source_ids=["S2"])])
+    question = "How do I sift flour?"
+    named = named_howto_lead(synthesis, question, sources)
+    assert named.claims[0].claim == "sieve: Tool for sifting flour of small mills."
+    brief = as_brief(named, question, sources, 400)
+    assert [c.claim for c in brief.claims if c.role == "answer"] == [
+        "sieve: Tool for sifting flour of small mills.", "The sieve shakes the flour through a mesh.",
+        "The mesh is chosen by the miller."]
+    assert "The mill door is shut at night." not in [c.claim for c in brief.claims]  # shares no subject word
+
+
+def test_only_gaps_a_reader_should_see_become_open_questions_each_once():
+    gaps = [CriticGap(kind="missing-counterarg", description="No claim presents an opposing view.", query="a",
+                      priority=5, material=True),
+            CriticGap(kind="modality", description="No claim covers: axle.", query="b", priority=6, material=True),
+            CriticGap(kind="modality", description="No claim covers: axle.", query="c", priority=6, material=True)]
+    records, asked = settle_tried_gaps(CriticReport(gaps=gaps, signoff=False), {"a", "b", "c"},
+                                       "How does the gearwheel turn the axle?")
+    assert [q["question"] for q in asked] == ["What do the sources say about axle?"]
+    assert not any(record["material"] for record in records)  # searched already: none blocks sign-off
+
+
+def test_a_brief_keeps_to_the_claims_setting():
+    sources = [page(1, "Sieves", "A sieve sifts the flour of the mill. The sieve mesh is fine and even. The sieve "
+                    "frame is made of oak. The sieve is shaken by hand. The sieve lasts for many years.")]
+    synthesis = SynthesisResponse(answer_kind="description", claims=[
+        ClaimDraft(claim="A sieve sifts the flour of the mill.", source_ids=["S1"], role="answer")])
+    assert len(as_brief(synthesis, "How does a sieve work?", sources, 1000, max_claims=3).claims) == 3
+    assert len(as_brief(synthesis, "How does a sieve work?", sources, 1000).claims) == 5
