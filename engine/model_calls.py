@@ -71,14 +71,20 @@ class ModelDecision(Decision[T]):
     output_tokens: int = 0
     call_ms: int = 0
     claims_written: int = 0
-    claims_kept: int = 0
+    claims_kept: int = 0  # re-anchored claims that then passed the checks included
+    claims_cut: int = 0
+    claims_reanchored: int = 0  # claims moved from the sentence they cited to the shown sentence supporting them
+    answers_rescued: int = 0  # short answers kept as the shown sentence stating them after their claim was cut
     example_echoes: int = 0
+    earlier_kept: int = 0  # syntheses where the run's earlier, better-supported answer was kept over the new one
 
     def counters(self) -> dict[str, int]:
         return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations,
                 "model_prompt_tokens": self.prompt_tokens, "model_output_tokens": self.output_tokens,
                 "model_call_ms": self.call_ms, "model_claims": self.claims_written,
-                "model_claims_kept": self.claims_kept, "model_example_echoes": self.example_echoes}
+                "model_claims_kept": self.claims_kept, "model_claims_cut": self.claims_cut,
+                "model_claims_reanchored": self.claims_reanchored, "model_answers_rescued": self.answers_rescued,
+                "model_example_echoes": self.example_echoes, "model_earlier_answer_kept": self.earlier_kept}
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """The answer written by a model: from numbered sentences it cites by number, checked claim by claim.
 
-Each claim is checked against exactly the sentences it cites (``engine.evidence``) and later against the grounding
-gate. No claim kept (after the re-asks the time allows) -> the deterministic synthesis, recorded as a fallback.
-Claims kept but no short answer they state, while the deterministic finder has one -> its answer sentence leads, the
-model's claims follow (also recorded). The same evidence as the run's last model answer -> that answer again,
-without a call. Too little time left for a call -> the run's last model answer if there is one, else the
+Each claim is first moved to the shown sentences that support it when it cites others (``engine.model_anchor``),
+then checked against exactly the sentences it cites (``engine.evidence``) and later against the grounding gate. No
+claim kept and no short answer a shown sentence states (after the re-asks the time allows) -> the deterministic
+synthesis, recorded as a fallback. A kept answer is merged with the deterministic synthesis, the better-supported one
+leading (``engine.model_merge``; a model answer with no short answer led by the deterministic one is recorded), and
+the run keeps its best synthesis, not its last. The same evidence as the run's last model answer -> that answer
+again, without a call. Too little time left for a call -> the run's best answer if there is one, else the
 deterministic synthesis of what was read; either way the error log says so.
 """
 
@@ -25,14 +27,15 @@ from satiate.engine.evidence import (
     fit_evidence,
     judge_answer,
 )
+from satiate.engine.model_anchor import reanchor, rescue_short_answer
 from satiate.engine.model_calls import CallMeter, CallPlan, ModelCaller, ModelDecision
+from satiate.engine.model_merge import lead_and_merge, merge_syntheses, synthesis_score
 from satiate.engine.prompt_material import Prompt
 from satiate.prompts.loader import load_prompt, quote_data
-from satiate.state.contracts import DEGRADED_NOTE, ClaimDraft, SynthesisResponse
+from satiate.state.contracts import DEGRADED_NOTE, SynthesisResponse
 from satiate.state.records import ErrorRecord
 from satiate.tools.llm.errors import CallFailure
 from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured
-from satiate.tools.text import stems
 
 # model_profile='small': questions answered by a verdict (yes/no, which of two) are decided by the deterministic
 # comparison of the two statements. Measured with a 1.5B model: it wrote a comparison of its own ("X and Y are of the
@@ -59,6 +62,8 @@ class ClaimTally:
     written: int = 0
     kept: int = 0
     echoes: int = 0  # claims copied from the prompt's worked example: sent back, not counted as written
+    reanchored: int = 0  # claims that cited the wrong sentence and were moved to the one that supports them
+    rescued: int = 0  # short answers kept as the shown sentence stating them after their claim was cut
     cut: list[dict] = field(default_factory=list)
 
     def add(self, judged: JudgedAnswer) -> None:
@@ -73,16 +78,6 @@ def cut_feedback(judged: JudgedAnswer) -> str:
                         f"{c['reason']}" for c in judged.cut[:3])
     return (f"no claim could be kept ({reasons}). Each claim must restate the sentence whose id it cites, in nearly "
             "the same words, with names and numbers copied exactly")
-
-
-def lead_with_deterministic_answer(model_part: SynthesisResponse, found: SynthesisResponse) -> SynthesisResponse:
-    """The deterministic finder's answer and hop sentences first, then the model's kept claims as plain claims."""
-    leading = [c for c in found.claims if c.role in ("answer", "hop")]
-    said = {frozenset(stems(c.claim)) for c in leading}
-    rest = [ClaimDraft(claim=c.claim, source_ids=c.source_ids, confidence=c.confidence, role="claim")
-            for c in model_part.claims if frozenset(stems(c.claim)) not in said]
-    return model_part.model_copy(update={"short_answer": found.short_answer, "answer_kind": found.answer_kind,
-                                         "abstain_reason": found.abstain_reason, "claims": leading + rest})
 
 
 def cut_records(view: ResearchView, tally: ClaimTally) -> list[ErrorRecord]:
@@ -146,10 +141,14 @@ class ModelSynthesis:
             if not answer.claims:
                 raise OutputInvalid("the reply copied the worked example from the instructions; answer this "
                                     "question from its own numbered sentences")
-        judged = judge_answer(answer, self.shown, self.view.question, self.view.sources,
-                              self.view.settings.support_min_overlap)
+        min_overlap = self.view.settings.support_min_overlap
+        anchored = reanchor(answer, self.shown, min_overlap)
+        self.tally.reanchored += anchored.reanchored
+        judged = judge_answer(anchored.answer, self.shown, self.view.question, self.view.sources, min_overlap)
         self.tally.add(judged)
-        if not judged.kept:
+        if rescue_short_answer(judged, answer.short_answer, self.view.question, self.shown, min_overlap):
+            self.tally.rescued += 1
+        if not judged.kept and not judged.synthesis.short_answer:
             raise OutputInvalid(cut_feedback(judged))
         return judged
 
@@ -165,12 +164,12 @@ class ModelSynthesis:
                                observe=plan.observe)
 
     def out_of_time(self, failure: CallFailure, _meter: CallMeter | None) -> Decision:
-        """No time for a call: the run's earlier model answer if there is one, else the deterministic synthesis."""
-        earlier = self.caller.runs.last_answer(self.view)
+        """No time for a call: the run's best earlier answer if there is one, else the deterministic synthesis."""
+        earlier = self.caller.runs.best_answer(self.view)
         if earlier is not None:
-            record = self.caller.error_record("synthesize", self.view, failure, "the model's answer from an earlier "
+            record = self.caller.error_record("synthesize", self.view, failure, "the best answer of an earlier "
                                               "synthesis of this run is kept")
-            return ModelDecision(earlier[1].model_copy(deep=True), errors=[record])
+            return ModelDecision(earlier.model_copy(deep=True), errors=[record])
         return self.caller.fall_back("synthesize", self.view, self.deterministic, failure, calls=0, tokens=0,
                                      outcome="the answer is the deterministic synthesis of what was read")
 
@@ -182,24 +181,39 @@ class ModelSynthesis:
         if not isinstance(decision, ModelDecision):
             return decision  # the synthesizer role is 'none': deterministic by choice
         decision.claims_written, decision.claims_kept = self.tally.written, self.tally.kept
-        decision.example_echoes = self.tally.echoes
+        decision.claims_cut, decision.claims_reanchored = len(self.tally.cut), self.tally.reanchored
+        decision.example_echoes, decision.answers_rescued = self.tally.echoes, self.tally.rescued
         decision.errors.extend(cut_records(self.view, self.tally))
-        if not isinstance(decision.value, JudgedAnswer):
-            return decision  # a fallback (no call possible, or nothing usable): counted and recorded already
-        decision.value = self.finish(decision, decision.value)
-        self.caller.runs.remember_answer(self.view, signature, decision.value)
+        if isinstance(decision.value, JudgedAnswer):
+            decision.value = self.finish(decision, decision.value)
+            self.caller.runs.remember_answer(self.view, signature, decision.value)
+        decision.value = self.best_of_run(decision, decision.value)
         return decision
 
+    def best_of_run(self, decision: ModelDecision, synthesis: SynthesisResponse) -> SynthesisResponse:
+        """This synthesis, or the run's earlier best when that is better supported (this one's new claims follow
+        it); the better is remembered as the run's best."""
+        view = self.view
+        earlier = self.caller.runs.best_answer(view)
+        if earlier is not None and (synthesis_score(earlier, view.question, view.sources)
+                                    > synthesis_score(synthesis, view.question, view.sources)):
+            synthesis = merge_syntheses(earlier, synthesis, view.settings.max_claims)
+            decision.earlier_kept = 1
+        self.caller.runs.remember_best(view, synthesis)
+        return synthesis
+
     def finish(self, decision: ModelDecision, judged: JudgedAnswer) -> SynthesisResponse:
-        """The kept answer with the deterministic synthesis's contradictions and open questions; its answer sentence
-        leads when the model's claims state no short answer (a fallback on record)."""
-        synthesis = judged.synthesis
+        """The kept answer merged with the deterministic synthesis (the better-supported one leads) and its
+        contradictions and open questions; the deterministic answer leading a model answer that has no short answer
+        is a fallback on record."""
         fallback_synthesis = self.deterministic().value
+        view = self.view
+        synthesis, model_leads = lead_and_merge(judged.synthesis, fallback_synthesis, view.question, view.sources,
+                                                view.settings.max_claims)
         synthesis.contradictions = list(fallback_synthesis.contradictions)
         synthesis.open_questions = list(fallback_synthesis.open_questions)
         decision.repairs = int(bool(decision.repairs or judged.repairs))
-        if not synthesis.short_answer and self.kind != "description" and fallback_synthesis.short_answer:
-            synthesis = lead_with_deterministic_answer(synthesis, fallback_synthesis)
+        if not model_leads and not judged.synthesis.short_answer and fallback_synthesis.short_answer:
             failure = CallFailure("model_answer_ungrounded", judged.answer_problem or
                                   "the model found no answer in the sentences", False)
             decision.errors.append(self.caller.error_record("synthesize", self.view, failure, "the deterministic "
