@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, WithJsonSchema, create_model
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.evidence import (
+    SHORT_ANSWER_CHARS,
+    EvidenceAnswer,
     EvidenceItem,
     JudgedAnswer,
     answer_kind_words,
@@ -46,7 +50,11 @@ SMALL_PROFILE_DETERMINISTIC_KINDS = frozenset({"yes_no", "choice"})
 # first 24 held it, and each sentence costs a CPU model about two seconds to read.
 EVIDENCE_RANKED = {"full": 24, "small": 12}
 EVIDENCE_FLOOR = 3  # fewer sentences than this are not worth a model call
-SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences
+SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences ...
+REASK_MAX_CLAIMS = 2  # ... and asks for at most this many claims: a re-ask must differ from the prompt that failed
+# The short answer's JSON schema: at most six words of at most 24 characters, or "" (a grammar-constrained model cannot
+# write a sentence there; measured with a 1.5B model: 6 of 39 short answers were sentences of more than 8 words).
+SHORT_ANSWER_PATTERN = r'^([^ "\\]{1,24}( [^ "\\]{1,24}){0,5})?$'
 MAX_CUT_RECORDS = 8  # model claims cut by the checks get an error record each, up to this many a synthesis
 MAX_PROMPT_CLAIMS = 4  # the most claims a synthesis prompt asks for (fewer when max_claims is lower)
 DEGRADED_PROMPT = f"\nNote: {DEGRADED_NOTE} Say so where it matters.\n"
@@ -78,6 +86,18 @@ def cut_feedback(judged: JudgedAnswer) -> str:
                         f"{c['reason']}" for c in judged.cut[:3])
     return (f"no claim could be kept ({reasons}). Each claim must restate the sentence whose id it cites, in nearly "
             "the same words, with names and numbers copied exactly")
+
+
+def few_word_short_answer(schema: type[EvidenceAnswer]) -> type[EvidenceAnswer]:
+    """``schema`` with a short answer of a few words at most (``SHORT_ANSWER_PATTERN``), unless its short answer is
+    already a choice of values (yes/no, two options). The pattern is for the grammar only: validation takes any
+    string, and the answer's checks (``engine.evidence``) reject one longer than a few words."""
+    if "enum" in schema.model_json_schema()["properties"]["short_answer"]:
+        return schema
+    short = Annotated[str, WithJsonSchema({"type": "string", "maxLength": SHORT_ANSWER_CHARS,
+                                           "pattern": SHORT_ANSWER_PATTERN})]
+    return create_model(schema.__name__, __base__=schema,
+                        short_answer=(short, Field(max_length=SHORT_ANSWER_CHARS)))
 
 
 def cut_records(view: ResearchView, tally: ClaimTally) -> list[ErrorRecord]:
@@ -120,12 +140,12 @@ class ModelSynthesis:
         self.template = load_prompt("synthesize")
         self.fixed = sum(len(m.content) for m in self.render([]))  # the prompt with its values but no sentence yet
 
-    def render(self, items: list[EvidenceItem]) -> list:
+    def render(self, items: list[EvidenceItem], max_claims: int | None = None) -> list:
         return self.template.render(
             question=quote_data(self.view.question, "question"),
             degraded_note=DEGRADED_PROMPT if self.view.degraded else "", answer_kind=self.kind_words,
             evidence=quote_data("\n".join(i.line for i in items), "evidence"),
-            max_claims=self.max_claims, schema=EVIDENCE_SHAPE)
+            max_claims=max_claims or self.max_claims, schema=EVIDENCE_SHAPE)
 
     def build(self, budget: int) -> Prompt:
         items, dropped = fit_evidence(self.ranked, budget - self.fixed)
@@ -156,8 +176,10 @@ class ModelSynthesis:
         if len(self.shown) < min(EVIDENCE_FLOOR, len(self.ranked)):
             failure = CallFailure("model_time_budget", "not even a few sentences fit the time left", False)
             raise CallFailed(failure, 0, 0)
-        schema = answer_schema([item.id for item in self.shown], self.max_claims, self.view.question)
-        simpler = self.render(self.shown[:SIMPLER_EVIDENCE]) if len(self.shown) > SIMPLER_EVIDENCE else None
+        schema = few_word_short_answer(answer_schema([item.id for item in self.shown], self.max_claims,
+                                                     self.view.question))
+        shorter = len(self.shown) > SIMPLER_EVIDENCE or self.max_claims > REASK_MAX_CLAIMS
+        simpler = self.render(self.shown[:SIMPLER_EVIDENCE], REASK_MAX_CLAIMS) if shorter else None
         reask = Reask(plan.reask.temperature, simpler, plan.reask.keep_going)
         return call_structured(model, schema, prompt.messages, max_retries=self.caller.config.max_retries,
                                refine=self.refine, config=self.caller.run_config("synthesize"), reask=reask,

@@ -391,3 +391,24 @@ def test_a_plan_of_the_question_alone_and_a_bare_sign_off_are_sent_back() -> Non
     assert "reason: Field required" in critic.calls[1].messages[-1].content
     assert report.fallbacks == 0 and report.model_calls == 2
     assert critic.calls[0].schema["required"] == ["reason", "gaps", "signoff"]
+
+
+def test_the_short_answer_schema_allows_a_few_words_and_a_re_ask_asks_for_fewer_claims_from_fewer_sentences() -> None:
+    settings = Settings()
+    sources = [*SOURCES, *many_sources(8)]
+
+    def sentence_then_answer(call: ScriptedCall) -> str:
+        if call.index == 0:  # the short answer written as a whole sentence, and no claim the sentences support
+            return answer((["E1"], "Ada Pell was born in the harbour town of Kestrel Bay, far from the coast."),
+                          short="Ada Pell was born in the harbour town of Kestrel Bay")
+        return good_answer(call)
+
+    model = ScriptedChatModel(responder=sentence_then_answer)
+    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings, sources))
+    pattern = re.compile(model.calls[0].schema["properties"]["short_answer"]["pattern"])
+    assert pattern.match("Dunmore") and pattern.match("") and pattern.match("the river Aske")
+    assert not pattern.match("Ada Pell was born in the harbour town of Kestrel Bay")
+    first, reask = model.calls[0].text, model.calls[1].text
+    assert "at most 4 claims" in first and "at most 2 claims" in reask
+    assert len(shown_sentences(model.calls[1])) < len(shown_sentences(model.calls[0]))
+    assert decision.value.short_answer == "Dunmore" and decision.model_calls == 2
