@@ -299,6 +299,11 @@ class Settings(BaseModel):
         "sentences it cites by number; planning, compression, reflection, the critic and yes/no or which-of-two "
         "verdicts are deterministic (done by a 1.5B model they measured slower and worse).",
     )
+    model_warm_up: bool = Field(
+        True,
+        description="When a process loads a GGUF model in-process, one tiny call (about 150 tokens) measures how fast "
+        "it reads and writes, so the run's first real call is sized to that speed instead of a guessed one.",
+    )
     ollama_base_url: str | None = Field(
         None,
         description="Where Ollama listens; unset: the OLLAMA_HOST environment variable as the Ollama CLI reads it, "
