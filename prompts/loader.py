@@ -19,7 +19,7 @@ from importlib import resources
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-TASKS = ("plan", "plan_query", "novelty", "compress", "reflect", "critic", "synthesize", "warm_up")
+TASKS = ("plan", "plan_query", "novelty", "compress", "reflect", "critic", "synthesize")
 DATA_TAGS = ("question", "target", "executed", "knowledge", "results", "searches", "thin", "sources", "source",
              "claims", "evidence")
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")

@@ -11,8 +11,9 @@ from satiate.engine.model_calls import model_key
 from satiate.engine.model_warmup import warm_up
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
-from satiate.tools.llm.pace import PRIOR_PROMPT_TPS, PaceMeter
-from support.scripted_chat import ScriptedCall, ScriptedChatModel, SimulatedClock
+from satiate.tools.llm.pace import PRIOR_PROMPT_TPS, PaceMeter, Speed, call_budget
+from satiate.tools.llm.tokens import estimate_tokens
+from support.scripted_chat import ScriptedChatModel, SimulatedClock
 
 QUESTION = "Which river flows past the town of Orrinford?"
 COUNTING = " ".join(str(n) for n in range(1, 41))
@@ -27,12 +28,7 @@ def many_sources(count: int) -> list[SourceRecord]:
 
 
 def slow_model(clock: SimulatedClock) -> ScriptedChatModel:
-    def respond(call: ScriptedCall) -> str:
-        if "Task: warm_up." in call.text:
-            return COUNTING
-        return '{"claims": [{"evidence": ["E1"], "claim": "x"}], "short_answer": ""}'
-
-    return ScriptedChatModel(responder=respond, reads_per_s=8.0, writes_per_s=2.0, clock=clock)
+    return ScriptedChatModel(responder=lambda call: COUNTING, reads_per_s=8.0, writes_per_s=2.0, clock=clock)
 
 
 def test_the_warm_up_measures_both_speeds_once_per_model() -> None:
@@ -41,6 +37,11 @@ def test_the_warm_up_measures_both_speeds_once_per_model() -> None:
     engine = ModelEngine(model, Settings(model_profile="small"), pace=PaceMeter(), clock=clock)
     notices = warm_up(engine, ["synthesizer", "critic"])  # one model for both roles: one call
     assert len(model.calls) == 1 and model.calls[0].max_tokens == 24 and model.calls[0].temperature == 0.0
+    # The warm-up is the synthesis prompt itself: its instructions stay in a local model's cache for the runs.
+    system = model.calls[0].messages[0].content
+    assert system.startswith("Task: synthesize.") and "Orrinford" in model.calls[0].text
+    assert engine.cached_prompt_tokens(model, "synthesize") == estimate_tokens(system) > 100
+    assert engine.cached_prompt_tokens(model, "plan") == 0
     speed = engine.pace.speed(model_key(model))
     assert speed.measured and round(speed.prompt_tps) == 8 and round(speed.output_tps) == 2
     assert len(notices) == 1 and notices[0].startswith("warm-up: reads 8 tokens/s, writes 2.")
@@ -67,3 +68,14 @@ def test_after_a_warm_up_the_first_call_of_a_slow_model_is_sized_to_its_speed() 
     assert PRIOR_PROMPT_TPS > 8 and guessed.prompt_tokens / 8 > seconds_left
     assert measured.prompt_tokens < guessed.prompt_tokens and measured.output_tokens < guessed.output_tokens
     assert measured.seconds <= seconds_left  # planned at the measured speeds
+
+
+def test_instructions_already_in_the_models_cache_cost_no_reading_time() -> None:
+    slow = Speed(prompt_tps=10.0, output_tps=5.0, measured=True)
+    common = dict(num_ctx=8192, output_cap=1024, output_expected=200, output_floor=100, prompt_floor=300,
+                  seconds_left=90.0, speed=slow, context_share=0.8)
+    cold = call_budget(**common)
+    warm = call_budget(**common, cached_prompt=500)
+    assert cold is not None and warm is not None
+    assert warm.prompt_tokens == cold.prompt_tokens + 500  # the cached start is free; the rest is read as before
+    assert warm.seconds == slow.seconds(warm.prompt_tokens - 500, 200) <= 90.0
