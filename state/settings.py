@@ -301,8 +301,9 @@ class Settings(BaseModel):
     )
     model_warm_up: bool = Field(
         True,
-        description="When a process loads a GGUF model in-process, one tiny call (about 150 tokens) measures how fast "
-        "it reads and writes, so the run's first real call is sized to that speed instead of a guessed one.",
+        description="When a process loads a GGUF model in-process, one short synthesis call about invented sentences "
+        "measures how fast it reads and writes (and leaves the instructions in its cache), so the run's first real "
+        "call is sized to that speed instead of a guessed one.",
     )
     model_threads: int = Field(
         0,
