@@ -65,6 +65,9 @@ METRICS: tuple[Metric, ...] = (
            "0.5 against every accepted answer): a confident, cited mistake"),
     Metric("abstained", "abstain", "share of questions answered with an explicit abstention (short_answer null)"),
     Metric("model_kept", "kept", "share of model-written claims that passed the grounding gate (model runs only)"),
+    Metric("model_reanchored", "re-anchored", "model claims moved from the sentence they cited to the shown sentence "
+           "that supports them, mean per question (counted in kept when they then passed)", 2),
+    Metric("model_s_call", "s/call", "seconds a model call took, mean over the question's calls (model runs only)", 1),
 )
 METRIC_NAMES = tuple(m.name for m in METRICS)
 ANSWER_METRICS = ("answered", "answer_found", "first_found", "short_em", "short_f1", "bold", "bold_right",
@@ -122,6 +125,8 @@ def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float
         **(bold_metrics(record, question) if has_answer else dict.fromkeys(("bold", "bold_right", "bold_wrong"))),
         "abstained": float(not record.get("short_answer")) if has_answer else None,
         "model_kept": record.get("model_kept"),
+        "model_reanchored": record["model"]["model_claims_reanchored"] if "model" in record else None,
+        "model_s_call": (record["model"]["model_seconds_per_call"] or None) if "model" in record else None,
     }
     return metrics
 

@@ -14,6 +14,7 @@ from typing import Any
 from bench.web_standin import CHROME_MARKERS
 from satiate.graph import RECURSION_LIMIT, build_graph
 from satiate.graph.deps import default_dependencies
+from satiate.tools.llm.meters import model_metrics
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ def summarize_state(state: dict, *, trace_hits: bool) -> dict[str, Any]:
         "model_prompt_tokens": counters.get("model_prompt_tokens", 0),
         "model_output_tokens": counters.get("model_output_tokens", 0),
         "model_call_s": counters.get("model_call_ms", 0) / 1000,
+        "model": model_metrics(counters),  # calls' seconds, claims written / kept / cut / re-anchored, echoes
+        "prompt_truncations": counters.get("prompt_truncations", 0),
         "claims": len(result.get("claims", [])),
         "searches": len(searches),
         "search_rounds": len(state.get("novelty_scores", [])),

@@ -15,7 +15,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,9 +31,10 @@ from satiate.tools.llm.errors import CallFailure, ModelUnavailable, classify_fai
 from satiate.tools.llm.factory import with_call_options
 from satiate.tools.llm.pace import CallBudget, CallTiming, PaceMeter, call_budget
 from satiate.tools.llm.structured import CallFailed, ModelReply, Reask
-from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY
+from satiate.tools.llm.tokens import CHARS_PER_TOKEN, CONTEXT_SAFETY, estimate_tokens
 
 if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
     from langchain_core.runnables import RunnableConfig
 
     from satiate.tools.metrics import PrometheusExporter
@@ -71,14 +72,20 @@ class ModelDecision(Decision[T]):
     output_tokens: int = 0
     call_ms: int = 0
     claims_written: int = 0
-    claims_kept: int = 0
+    claims_kept: int = 0  # re-anchored claims that then passed the checks included
+    claims_cut: int = 0
+    claims_reanchored: int = 0  # claims moved from the sentence they cited to the shown sentence supporting them
+    answers_rescued: int = 0  # short answers kept as the shown sentence stating them after their claim was cut
     example_echoes: int = 0
+    earlier_kept: int = 0  # syntheses where the run's earlier, better-supported answer was kept over the new one
 
     def counters(self) -> dict[str, int]:
         return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations,
                 "model_prompt_tokens": self.prompt_tokens, "model_output_tokens": self.output_tokens,
                 "model_call_ms": self.call_ms, "model_claims": self.claims_written,
-                "model_claims_kept": self.claims_kept, "model_example_echoes": self.example_echoes}
+                "model_claims_kept": self.claims_kept, "model_claims_cut": self.claims_cut,
+                "model_claims_reanchored": self.claims_reanchored, "model_answers_rescued": self.answers_rescued,
+                "model_example_echoes": self.example_echoes, "model_earlier_answer_kept": self.earlier_kept}
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,7 @@ class ModelCaller:
         self.clock = clock
         self._lock = threading.Lock()
         self._consecutive_transport_failures = 0  # across runs: the model itself is unreachable
+        self._instructions: dict[str, tuple[str, str]] = {}  # model -> (task, system message) of its last call
         self.runs = ModelRuns(clock)  # each run's clock, token count and last answer, kept apart by run
 
     def run_config(self, task: str) -> RunnableConfig:
@@ -205,6 +213,19 @@ class ModelCaller:
             return None
         return self.models[role]
 
+    def remember_instructions(self, model: Any, task: str, messages: Sequence[BaseMessage]) -> None:
+        """The instructions ``model`` was last sent: a local model keeps them in its cache for the next call."""
+        system = next((str(m.content) for m in messages if m.type == "system"), "")
+        with self._lock:
+            self._instructions[model_key(model)] = (task, system)
+
+    def cached_prompt_tokens(self, model: Any, task: str) -> int:
+        """Tokens of ``task``'s instructions that ``model`` read in its previous call (llama.cpp and Ollama reuse a
+        prompt's cached start), so a call of the same task does not pay for reading them again."""
+        with self._lock:
+            last = self._instructions.get(model_key(model))
+        return estimate_tokens(last[1]) if last is not None and last[0] == task else 0
+
     def call_budget_for(self, task: str, view: ResearchView, model: Any, reserve: int | None = None,
                         floor_chars: int = CONTENT_FLOOR_CHARS) -> CallBudget | None:
         """The largest call of ``task`` that fits num_ctx and the time left at ``model``'s measured speed; None when
@@ -213,12 +234,13 @@ class ModelCaller:
         floor = math.ceil((len(template.system) + len(template.user) + floor_chars) / CHARS_PER_TOKEN)
         cap = self.config.reserved_output(reserve)
         left = self.seconds_left(view)
+        cached = self.cached_prompt_tokens(model, task)
         for seconds in (CALL_TIME_SHARE * left, left):  # leave time for a re-ask or a later cycle, if it fits
             budget = call_budget(num_ctx=self.config.num_ctx, output_cap=cap,
                                  output_expected=min(cap, EXPECTED_OUTPUT.get(task, cap)),
                                  output_floor=min(cap, OUTPUT_FLOOR.get(task, cap)), prompt_floor=floor,
                                  seconds_left=seconds, speed=self.pace.speed(model_key(model)),
-                                 context_share=CONTEXT_SAFETY)
+                                 context_share=CONTEXT_SAFETY, cached_prompt=cached)
             if budget is not None:
                 return budget
         return None
@@ -261,8 +283,9 @@ class ModelCaller:
             self.pace.record(speed_key, timing)
 
         def keep_going(attempt: int) -> bool:  # another try only if it fits the time left at the measured speed
-            estimate = self.pace.speed(speed_key).seconds(budget.prompt_tokens, min(budget.output_tokens,
-                                                                                   EXPECTED_OUTPUT.get(task, 0)))
+            unread = max(0, budget.prompt_tokens - self.cached_prompt_tokens(model, task))
+            estimate = self.pace.speed(speed_key).seconds(unread, min(budget.output_tokens,
+                                                                      EXPECTED_OUTPUT.get(task, 0)))
             return estimate <= self.seconds_left(view)
 
         plan = CallPlan(budget, Reask(REASK_TEMPERATURE, None, keep_going), observe, meter)
@@ -271,6 +294,8 @@ class ModelCaller:
         try:
             reply = call(tuned, prompt, plan)
         except CallFailed as failed:
+            if failed.calls:
+                self.remember_instructions(model, task, prompt.messages)
             self._record_transport(failed.failure.transport)
             self._account(view, failed.tokens)
             self._log(task, failed.calls, failed.tokens, failed.failure.kind, started, meter)
@@ -293,6 +318,7 @@ class ModelCaller:
             return self._metered(self.fall_back(task, view, fallback, failure, calls=1, tokens=0,
                                                  truncations=prompt.truncations), meter)
         self._record_transport(False)
+        self.remember_instructions(model, task, prompt.messages)
         self._account(view, reply.tokens)
         self._log(task, reply.calls, reply.tokens, "repaired" if reply.repairs else "ok", started, meter)
         return self._metered(ModelDecision(reply.value, tokens=reply.tokens, model_calls=reply.calls,

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine
 from satiate.engine.model import ModelEngine
-from satiate.engine.model_calls import ROLES, ModelDecision
+from satiate.engine.model_calls import ROLES, SMALL_PROFILE_ROLES, ModelDecision
+from satiate.engine.model_warmup import warm_up
 from satiate.state.contracts import PlanResponse
 from satiate.state.records import ErrorRecord
 from satiate.state.settings import Settings
@@ -153,7 +154,13 @@ def build_model_engine(settings: Settings, *, metrics: PrometheusExporter | None
                         ", ".join(f"{role}={text}" for role, text in texts.items()))
     if settings.num_ctx:
         notices.append(f"num_ctx {settings.num_ctx}")
-    return ModelEngine(models, settings, label=label, notice="; ".join(notices) or None, metrics=metrics)
+    engine = ModelEngine(models, settings, label=label, metrics=metrics)
+    asked = SMALL_PROFILE_ROLES if settings.model_profile == "small" else ROLES
+    local = [role for role in asked if (spec := resolved.get(role)) is not None and spec.provider == "gguf"]
+    if settings.model_warm_up and local:  # an in-process model: its speed is measured before any run's clock starts
+        notices += warm_up(engine, local)
+    engine.notice = "; ".join(notices) or None
+    return engine
 
 
 def forget_probes() -> None:

@@ -1,13 +1,13 @@
 """What a model engine remembers of each run between its calls, kept per run so that runs never share it.
 
 A run's clock (its time budget starts at its first plan), the tokens its calls spent (the state's meter holds them
-only once the node that made them returns), and the evidence its last model answer came from with that answer (the same
-sentences are not asked about twice; with no time left, the earlier answer is kept). One engine serves every run
-of a process with the same settings (``graph/deps.py``), so this memory is keyed by the run: its thread (every
-server and CLI run has one; a resumed run keeps it), with the question and seed, since a thread can be asked a
-new question. A graph compiled without a checkpointer has no thread: its runs are told apart by question and seed
-only. The memory is bounded: the runs least recently used are forgotten first (a forgotten run's clock restarts
-at its next call, the behaviour of a run resumed in another process).
+only once the node that made them returns), the evidence its last model answer came from with that answer (the same
+sentences are not asked about twice), and its best answer (kept over a worse later one; with no time left, it is the
+answer). One engine serves every run of a process with the same settings (``graph/deps.py``), so this memory is
+keyed by the run: its thread (every server and CLI run has one; a resumed run keeps it), with the question and seed,
+since a thread can be asked a new question. A graph compiled without a checkpointer has no thread: its runs are told
+apart by question and seed only. The memory is bounded: the runs least recently used are forgotten first (a
+forgotten run's clock restarts at its next call, the behaviour of a run resumed in another process).
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ EvidenceAnswer = tuple[tuple, SynthesisResponse]  # (the evidence it was written
 
 @dataclass
 class ModelRun:
-    """One run's memory: when its clock started, its own token count, and its last model answer."""
+    """One run's memory: when its clock started, its own token count, its last model answer and its best answer."""
 
     started: float
     tokens: int = 0
     last_answer: EvidenceAnswer | None = None
+    best_answer: SynthesisResponse | None = None  # the best-supported synthesis so far (engine.model_merge)
 
 
 def run_key(view: ResearchView) -> RunKey:
@@ -84,3 +85,11 @@ class ModelRuns:
     def remember_answer(self, view: ResearchView, evidence: tuple, synthesis: SynthesisResponse) -> None:
         with self._lock:
             self._entry(view).last_answer = (evidence, synthesis.model_copy(deep=True))
+
+    def best_answer(self, view: ResearchView) -> SynthesisResponse | None:
+        with self._lock:
+            return self._entry(view).best_answer
+
+    def remember_best(self, view: ResearchView, synthesis: SynthesisResponse) -> None:
+        with self._lock:
+            self._entry(view).best_answer = synthesis.model_copy(deep=True)

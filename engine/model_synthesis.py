@@ -1,10 +1,12 @@
 """The answer written by a model: from numbered sentences it cites by number, checked claim by claim.
 
-Each claim is checked against exactly the sentences it cites (``engine.evidence``) and later against the grounding
-gate. No claim kept (after the re-asks the time allows) -> the deterministic synthesis, recorded as a fallback.
-Claims kept but no short answer they state, while the deterministic finder has one -> its answer sentence leads, the
-model's claims follow (also recorded). The same evidence as the run's last model answer -> that answer again,
-without a call. Too little time left for a call -> the run's last model answer if there is one, else the
+Each claim is first moved to the shown sentences that support it when it cites others (``engine.model_anchor``),
+then checked against exactly the sentences it cites (``engine.evidence``) and later against the grounding gate. No
+claim kept and no short answer a shown sentence states (after the re-asks the time allows) -> the deterministic
+synthesis, recorded as a fallback. A kept answer is merged with the deterministic synthesis, the better-supported one
+leading (``engine.model_merge``; a model answer with no short answer led by the deterministic one is recorded), and
+the run keeps its best synthesis, not its last. The same evidence as the run's last model answer -> that answer
+again, without a call. Too little time left for a call -> the run's best answer if there is one, else the
 deterministic synthesis of what was read; either way the error log says so.
 """
 
@@ -12,10 +14,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, WithJsonSchema, create_model
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.evidence import (
+    SHORT_ANSWER_CHARS,
+    EvidenceAnswer,
     EvidenceItem,
     JudgedAnswer,
     answer_kind_words,
@@ -25,14 +31,15 @@ from satiate.engine.evidence import (
     fit_evidence,
     judge_answer,
 )
+from satiate.engine.model_anchor import reanchor, rescue_short_answer
 from satiate.engine.model_calls import CallMeter, CallPlan, ModelCaller, ModelDecision
+from satiate.engine.model_merge import lead_and_merge, merge_syntheses, synthesis_score
 from satiate.engine.prompt_material import Prompt
 from satiate.prompts.loader import load_prompt, quote_data
-from satiate.state.contracts import DEGRADED_NOTE, ClaimDraft, SynthesisResponse
+from satiate.state.contracts import DEGRADED_NOTE, SynthesisResponse
 from satiate.state.records import ErrorRecord
 from satiate.tools.llm.errors import CallFailure
 from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, Reask, call_structured
-from satiate.tools.text import stems
 
 # model_profile='small': questions answered by a verdict (yes/no, which of two) are decided by the deterministic
 # comparison of the two statements. Measured with a 1.5B model: it wrote a comparison of its own ("X and Y are of the
@@ -43,7 +50,11 @@ SMALL_PROFILE_DETERMINISTIC_KINDS = frozenset({"yes_no", "choice"})
 # first 24 held it, and each sentence costs a CPU model about two seconds to read.
 EVIDENCE_RANKED = {"full": 24, "small": 12}
 EVIDENCE_FLOOR = 3  # fewer sentences than this are not worth a model call
-SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences
+SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences ...
+REASK_MAX_CLAIMS = 2  # ... and asks for at most this many claims: a re-ask must differ from the prompt that failed
+# The short answer's JSON schema: at most six words of at most 24 characters, or "" (a grammar-constrained model cannot
+# write a sentence there; measured with a 1.5B model: 6 of 39 short answers were sentences of more than 8 words).
+SHORT_ANSWER_PATTERN = r'^([^ "\\]{1,24}( [^ "\\]{1,24}){0,5})?$'
 MAX_CUT_RECORDS = 8  # model claims cut by the checks get an error record each, up to this many a synthesis
 MAX_PROMPT_CLAIMS = 4  # the most claims a synthesis prompt asks for (fewer when max_claims is lower)
 DEGRADED_PROMPT = f"\nNote: {DEGRADED_NOTE} Say so where it matters.\n"
@@ -59,6 +70,8 @@ class ClaimTally:
     written: int = 0
     kept: int = 0
     echoes: int = 0  # claims copied from the prompt's worked example: sent back, not counted as written
+    reanchored: int = 0  # claims that cited the wrong sentence and were moved to the one that supports them
+    rescued: int = 0  # short answers kept as the shown sentence stating them after their claim was cut
     cut: list[dict] = field(default_factory=list)
 
     def add(self, judged: JudgedAnswer) -> None:
@@ -75,14 +88,16 @@ def cut_feedback(judged: JudgedAnswer) -> str:
             "the same words, with names and numbers copied exactly")
 
 
-def lead_with_deterministic_answer(model_part: SynthesisResponse, found: SynthesisResponse) -> SynthesisResponse:
-    """The deterministic finder's answer and hop sentences first, then the model's kept claims as plain claims."""
-    leading = [c for c in found.claims if c.role in ("answer", "hop")]
-    said = {frozenset(stems(c.claim)) for c in leading}
-    rest = [ClaimDraft(claim=c.claim, source_ids=c.source_ids, confidence=c.confidence, role="claim")
-            for c in model_part.claims if frozenset(stems(c.claim)) not in said]
-    return model_part.model_copy(update={"short_answer": found.short_answer, "answer_kind": found.answer_kind,
-                                         "abstain_reason": found.abstain_reason, "claims": leading + rest})
+def few_word_short_answer(schema: type[EvidenceAnswer]) -> type[EvidenceAnswer]:
+    """``schema`` with a short answer of a few words at most (``SHORT_ANSWER_PATTERN``), unless its short answer is
+    already a choice of values (yes/no, two options). The pattern is for the grammar only: validation takes any
+    string, and the answer's checks (``engine.evidence``) reject one longer than a few words."""
+    if "enum" in schema.model_json_schema()["properties"]["short_answer"]:
+        return schema
+    short = Annotated[str, WithJsonSchema({"type": "string", "maxLength": SHORT_ANSWER_CHARS,
+                                           "pattern": SHORT_ANSWER_PATTERN})]
+    return create_model(schema.__name__, __base__=schema,
+                        short_answer=(short, Field(max_length=SHORT_ANSWER_CHARS)))
 
 
 def cut_records(view: ResearchView, tally: ClaimTally) -> list[ErrorRecord]:
@@ -125,12 +140,12 @@ class ModelSynthesis:
         self.template = load_prompt("synthesize")
         self.fixed = sum(len(m.content) for m in self.render([]))  # the prompt with its values but no sentence yet
 
-    def render(self, items: list[EvidenceItem]) -> list:
+    def render(self, items: list[EvidenceItem], max_claims: int | None = None) -> list:
         return self.template.render(
             question=quote_data(self.view.question, "question"),
             degraded_note=DEGRADED_PROMPT if self.view.degraded else "", answer_kind=self.kind_words,
             evidence=quote_data("\n".join(i.line for i in items), "evidence"),
-            max_claims=self.max_claims, schema=EVIDENCE_SHAPE)
+            max_claims=max_claims or self.max_claims, schema=EVIDENCE_SHAPE)
 
     def build(self, budget: int) -> Prompt:
         items, dropped = fit_evidence(self.ranked, budget - self.fixed)
@@ -146,10 +161,14 @@ class ModelSynthesis:
             if not answer.claims:
                 raise OutputInvalid("the reply copied the worked example from the instructions; answer this "
                                     "question from its own numbered sentences")
-        judged = judge_answer(answer, self.shown, self.view.question, self.view.sources,
-                              self.view.settings.support_min_overlap)
+        min_overlap = self.view.settings.support_min_overlap
+        anchored = reanchor(answer, self.shown, min_overlap)
+        self.tally.reanchored += anchored.reanchored
+        judged = judge_answer(anchored.answer, self.shown, self.view.question, self.view.sources, min_overlap)
         self.tally.add(judged)
-        if not judged.kept:
+        if rescue_short_answer(judged, answer.short_answer, self.view.question, self.shown, min_overlap):
+            self.tally.rescued += 1
+        if not judged.kept and not judged.synthesis.short_answer:
             raise OutputInvalid(cut_feedback(judged))
         return judged
 
@@ -157,20 +176,22 @@ class ModelSynthesis:
         if len(self.shown) < min(EVIDENCE_FLOOR, len(self.ranked)):
             failure = CallFailure("model_time_budget", "not even a few sentences fit the time left", False)
             raise CallFailed(failure, 0, 0)
-        schema = answer_schema([item.id for item in self.shown], self.max_claims, self.view.question)
-        simpler = self.render(self.shown[:SIMPLER_EVIDENCE]) if len(self.shown) > SIMPLER_EVIDENCE else None
+        schema = few_word_short_answer(answer_schema([item.id for item in self.shown], self.max_claims,
+                                                     self.view.question))
+        shorter = len(self.shown) > SIMPLER_EVIDENCE or self.max_claims > REASK_MAX_CLAIMS
+        simpler = self.render(self.shown[:SIMPLER_EVIDENCE], REASK_MAX_CLAIMS) if shorter else None
         reask = Reask(plan.reask.temperature, simpler, plan.reask.keep_going)
         return call_structured(model, schema, prompt.messages, max_retries=self.caller.config.max_retries,
                                refine=self.refine, config=self.caller.run_config("synthesize"), reask=reask,
                                observe=plan.observe)
 
     def out_of_time(self, failure: CallFailure, _meter: CallMeter | None) -> Decision:
-        """No time for a call: the run's earlier model answer if there is one, else the deterministic synthesis."""
-        earlier = self.caller.runs.last_answer(self.view)
+        """No time for a call: the run's best earlier answer if there is one, else the deterministic synthesis."""
+        earlier = self.caller.runs.best_answer(self.view)
         if earlier is not None:
-            record = self.caller.error_record("synthesize", self.view, failure, "the model's answer from an earlier "
+            record = self.caller.error_record("synthesize", self.view, failure, "the best answer of an earlier "
                                               "synthesis of this run is kept")
-            return ModelDecision(earlier[1].model_copy(deep=True), errors=[record])
+            return ModelDecision(earlier.model_copy(deep=True), errors=[record])
         return self.caller.fall_back("synthesize", self.view, self.deterministic, failure, calls=0, tokens=0,
                                      outcome="the answer is the deterministic synthesis of what was read")
 
@@ -182,24 +203,39 @@ class ModelSynthesis:
         if not isinstance(decision, ModelDecision):
             return decision  # the synthesizer role is 'none': deterministic by choice
         decision.claims_written, decision.claims_kept = self.tally.written, self.tally.kept
-        decision.example_echoes = self.tally.echoes
+        decision.claims_cut, decision.claims_reanchored = len(self.tally.cut), self.tally.reanchored
+        decision.example_echoes, decision.answers_rescued = self.tally.echoes, self.tally.rescued
         decision.errors.extend(cut_records(self.view, self.tally))
-        if not isinstance(decision.value, JudgedAnswer):
-            return decision  # a fallback (no call possible, or nothing usable): counted and recorded already
-        decision.value = self.finish(decision, decision.value)
-        self.caller.runs.remember_answer(self.view, signature, decision.value)
+        if isinstance(decision.value, JudgedAnswer):
+            decision.value = self.finish(decision, decision.value)
+            self.caller.runs.remember_answer(self.view, signature, decision.value)
+        decision.value = self.best_of_run(decision, decision.value)
         return decision
 
+    def best_of_run(self, decision: ModelDecision, synthesis: SynthesisResponse) -> SynthesisResponse:
+        """This synthesis, or the run's earlier best when that is better supported (this one's new claims follow
+        it); the better is remembered as the run's best."""
+        view = self.view
+        earlier = self.caller.runs.best_answer(view)
+        if earlier is not None and (synthesis_score(earlier, view.question, view.sources)
+                                    > synthesis_score(synthesis, view.question, view.sources)):
+            synthesis = merge_syntheses(earlier, synthesis, view.settings.max_claims)
+            decision.earlier_kept = 1
+        self.caller.runs.remember_best(view, synthesis)
+        return synthesis
+
     def finish(self, decision: ModelDecision, judged: JudgedAnswer) -> SynthesisResponse:
-        """The kept answer with the deterministic synthesis's contradictions and open questions; its answer sentence
-        leads when the model's claims state no short answer (a fallback on record)."""
-        synthesis = judged.synthesis
+        """The kept answer merged with the deterministic synthesis (the better-supported one leads) and its
+        contradictions and open questions; the deterministic answer leading a model answer that has no short answer
+        is a fallback on record."""
         fallback_synthesis = self.deterministic().value
+        view = self.view
+        synthesis, model_leads = lead_and_merge(judged.synthesis, fallback_synthesis, view.question, view.sources,
+                                                view.settings.max_claims)
         synthesis.contradictions = list(fallback_synthesis.contradictions)
         synthesis.open_questions = list(fallback_synthesis.open_questions)
         decision.repairs = int(bool(decision.repairs or judged.repairs))
-        if not synthesis.short_answer and self.kind != "description" and fallback_synthesis.short_answer:
-            synthesis = lead_with_deterministic_answer(synthesis, fallback_synthesis)
+        if not model_leads and not judged.synthesis.short_answer and fallback_synthesis.short_answer:
             failure = CallFailure("model_answer_ungrounded", judged.answer_problem or
                                   "the model found no answer in the sentences", False)
             decision.errors.append(self.caller.error_record("synthesize", self.view, failure, "the deterministic "

@@ -295,6 +295,19 @@ class Settings(BaseModel):
         "sentences it cites by number; planning, compression, reflection, the critic and yes/no or which-of-two "
         "verdicts are deterministic (done by a 1.5B model they measured slower and worse).",
     )
+    model_warm_up: bool = Field(
+        True,
+        description="When a process loads a GGUF model in-process, one short synthesis call about invented sentences "
+        "measures how fast it reads and writes (and leaves the instructions in its cache), so the run's first real "
+        "call is sized to that speed instead of a guessed one.",
+    )
+    model_threads: int = Field(
+        0,
+        ge=0,
+        le=256,
+        description="CPU threads of an in-process GGUF model; 0: one per physical core. On a machine other work keeps "
+        "busy, fewer threads than cores avoid llama.cpp's threads waiting for each other.",
+    )
     ollama_base_url: str | None = Field(
         None,
         description="Where Ollama listens; unset: the OLLAMA_HOST environment variable as the Ollama CLI reads it, "

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from satiate.state.records import search_failed
+from satiate.tools.llm.meters import model_metrics
 
 DURATION_BUCKETS = (1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
 ITERATION_BUCKETS = (1.0, 2.0, 3.0, 5.0, 8.0, 13.0, 21.0, 34.0)
@@ -41,6 +42,7 @@ def run_metrics(state: Mapping[str, Any]) -> dict[str, float]:
         "prompt_truncations_total": float(counters.get("prompt_truncations", 0)),
         "tokens_used": float(state.get("tokens_used", 0) or 0),
         "errors_total": float(len(state.get("error_log", []) or [])),
+        **model_metrics(counters),
     }
 
 

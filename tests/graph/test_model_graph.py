@@ -238,6 +238,29 @@ def test_run_metrics_follow_the_state(corpus) -> None:
     assert numbers["research_loop_duration_seconds"] == state["elapsed_s"] > 0
 
 
+def test_the_run_output_reports_what_became_of_the_models_claims(corpus) -> None:
+    def swapped_ids(call: ScriptedCall) -> str:  # each of the first two claims cites the other's sentence
+        answer = brain(call)
+        if task_of(call.text) == "synthesize":
+            data = json.loads(answer)
+            first, second = data["claims"][:2]
+            first["evidence"], second["evidence"] = second["evidence"], first["evidence"]
+            return json.dumps(data)
+        return answer
+
+    result, state = run(ScriptedChatModel(responder=swapped_ids), corpus)
+    counters, numbers = state["counters"], result["metrics"]  # result["metrics"] is what --json prints
+    assert numbers["model_claims_reanchored"] == counters["model_claims_reanchored"] >= 2
+    assert numbers["model_claims_written"] == counters["model_claims"] > 0
+    assert numbers["model_claims_kept"] + numbers["model_claims_cut"] == numbers["model_claims_written"]
+    assert numbers["model_claims_kept_share"] == round(counters["model_claims_kept"] / counters["model_claims"], 3)
+    assert numbers["model_prompt_tokens"] == counters["model_prompt_tokens"] > 0
+    calls = counters["model_calls"]
+    assert numbers["model_seconds_per_call"] == round(counters["model_call_ms"] / 1000 / calls, 3)
+    assert not [e for e in result["errors"] if e["type"] == "model_claim_cut"]  # moved, not cut
+    assert_grounded(result)
+
+
 def test_prometheus_exporter_serves_run_and_model_call_metrics(corpus) -> None:
     import httpx
 

@@ -119,7 +119,10 @@ def test_a_correct_paraphrase_is_the_answer_with_source_ids_from_its_sentences()
     assert decision.fallbacks == 0 and decision.model_calls == 1
     synthesis = decision.value
     assert synthesis.short_answer == "Dunmore"
-    assert [(c.role, c.source_ids) for c in synthesis.claims] == [("hop", ["S1"]), ("answer", ["S2"])]
+    assert [(c.role, c.source_ids) for c in synthesis.claims[:2]] == [("hop", ["S1"]), ("answer", ["S2"])]
+    # The deterministic chain follows as plain claims, so the answer is never thinner than without a model.
+    assert {c.role for c in synthesis.claims[2:]} == {"claim"}
+    assert any("fishing boats" in c.claim for c in synthesis.claims[2:])
     assert decision.counters()["model_claims"] == decision.counters()["model_claims_kept"] == 2
     # The model was shown whole sentences with their sources, never the pages; it wrote no source id itself.
     prompt = model.calls[0].text
@@ -128,15 +131,52 @@ def test_a_correct_paraphrase_is_the_answer_with_source_ids_from_its_sentences()
     assert model.calls[0].schema["$defs"]["EvidenceClaim"]["properties"]["evidence"]["items"]["enum"][0] == "E1"
 
 
-def test_a_model_citing_the_wrong_sentence_is_cut_re_asked_then_replaced_by_the_deterministic_answer() -> None:
+def test_a_claim_copied_from_one_sentence_but_citing_another_is_re_anchored_to_the_sentence_it_copies() -> None:
     settings = Settings()
 
     def wrong_id(call: ScriptedCall) -> str:
         ids = ids_of(call)
-        temperature = call.temperature if call.temperature is not None else 0.0
-        return answer(([ids["boats"]], f"Ada Pell was born in Dunmore (try at {temperature})."), short="Dunmore")
+        return answer(([ids["boats"]], "Ada Pell was born in Dunmore in 1850."), short="Dunmore")
 
     model = ScriptedChatModel(responder=wrong_id)
+    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings))
+    assert len(model.calls) == 1 and decision.fallbacks == 0
+    assert decision.value.short_answer == "Dunmore"
+    lead = decision.value.claims[0]
+    assert (lead.role, lead.source_ids, lead.claim) == ("answer", ["S2"], "Ada Pell was born in Dunmore in 1850.")
+    counters = decision.counters()
+    assert (counters["model_claims"], counters["model_claims_kept"], counters["model_claims_reanchored"]) == (1, 1, 1)
+    assert counters["model_claims_cut"] == 0
+
+
+def test_a_short_answer_a_shown_sentence_states_survives_its_mis_cited_claim() -> None:
+    settings = Settings()
+
+    def invented_year(call: ScriptedCall) -> str:  # no shown sentence has 1849: the claim is cut whatever it cites
+        return answer(([ids_of(call)["boats"]], "Ada Pell was born in Dunmore in 1849."), short="Dunmore")
+
+    model = ScriptedChatModel(responder=invented_year)
+    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings))
+    assert len(model.calls) == 1 and decision.fallbacks == 0
+    synthesis = decision.value
+    assert synthesis.short_answer == "Dunmore"
+    answering = [c for c in synthesis.claims if c.role == "answer"]
+    assert [(c.claim, c.source_ids) for c in answering] == [("Ada Pell was born in Dunmore in 1850.", ["S2"])]
+    assert "1849" not in " ".join(c.claim for c in synthesis.claims)
+    counters = decision.counters()
+    assert counters["model_answers_rescued"] == 1 and counters["model_claims_kept"] == 0
+    assert counters["model_claims_cut"] == 1
+
+
+def test_a_reply_no_shown_sentence_supports_is_cut_re_asked_then_replaced_by_the_deterministic_answer() -> None:
+    settings = Settings()
+
+    def unsupported(call: ScriptedCall) -> str:
+        temperature = call.temperature if call.temperature is not None else 0.0
+        return answer(([ids_of(call)["boats"]], f"Ada Pell was born in Kestrel Bay (try at {temperature})."),
+                      short="Kestrel Bay")
+
+    model = ScriptedChatModel(responder=unsupported)
     decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings))
     assert len(model.calls) == 1 + settings.model_max_retries
     assert all(c.temperature == 0.7 for c in model.calls[1:])  # re-asks sample warmer
@@ -144,6 +184,7 @@ def test_a_model_citing_the_wrong_sentence_is_cut_re_asked_then_replaced_by_the_
     assert decision.fallbacks == 1 and decision.value.short_answer == "Dunmore"  # the deterministic finder's
     counters = decision.counters()
     assert counters["model_claims"] == 3 and counters["model_claims_kept"] == 0
+    assert counters["model_claims_reanchored"] == counters["model_answers_rescued"] == 0
     kinds = [e["type"] for e in decision.errors]
     assert kinds.count("model_claim_cut") == 3 and "model_output_invalid" in kinds
     assert decision.value == DeterministicEngine().synthesize(view_of(settings)).value
@@ -182,8 +223,8 @@ def test_claims_kept_without_an_answer_are_led_by_the_deterministic_answer() -> 
     synthesis = decision.value
     assert synthesis.short_answer == "Dunmore" and decision.fallbacks == 1
     assert synthesis.claims[0].role == "answer" and "Dunmore" in synthesis.claims[0].claim
-    assert [c.claim for c in synthesis.claims if c.role == "claim"] == [
-        "The Velmora Harbor Works built fishing boats for the island's northern coast."]
+    assert ("The Velmora Harbor Works built fishing boats for the island's northern coast."
+            in [c.claim for c in synthesis.claims if c.role == "claim"])
     assert [e["type"] for e in decision.errors] == ["model_answer_ungrounded"]
 
 
@@ -350,3 +391,24 @@ def test_a_plan_of_the_question_alone_and_a_bare_sign_off_are_sent_back() -> Non
     assert "reason: Field required" in critic.calls[1].messages[-1].content
     assert report.fallbacks == 0 and report.model_calls == 2
     assert critic.calls[0].schema["required"] == ["reason", "gaps", "signoff"]
+
+
+def test_the_short_answer_schema_allows_a_few_words_and_a_re_ask_asks_for_fewer_claims_from_fewer_sentences() -> None:
+    settings = Settings()
+    sources = [*SOURCES, *many_sources(8)]
+
+    def sentence_then_answer(call: ScriptedCall) -> str:
+        if call.index == 0:  # the short answer written as a whole sentence, and no claim the sentences support
+            return answer((["E1"], "Ada Pell was born in the harbour town of Kestrel Bay, far from the coast."),
+                          short="Ada Pell was born in the harbour town of Kestrel Bay")
+        return good_answer(call)
+
+    model = ScriptedChatModel(responder=sentence_then_answer)
+    decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings, sources))
+    pattern = re.compile(model.calls[0].schema["properties"]["short_answer"]["pattern"])
+    assert pattern.match("Dunmore") and pattern.match("") and pattern.match("the river Aske")
+    assert not pattern.match("Ada Pell was born in the harbour town of Kestrel Bay")
+    first, reask = model.calls[0].text, model.calls[1].text
+    assert "at most 4 claims" in first and "at most 2 claims" in reask
+    assert len(shown_sentences(model.calls[1])) < len(shown_sentences(model.calls[0]))
+    assert decision.value.short_answer == "Dunmore" and decision.model_calls == 2

@@ -206,8 +206,9 @@ def gguf_chat_model(path: str, settings: Settings) -> Any:
     """A local GGUF file through llama.cpp (optional extra ``satiate[gguf]``); JSON is grammar-constrained per call.
 
     In-process llama.cpp gets what a CPU needs: a prompt batch of 512 (not ChatLlamaCpp's 8), one thread per
-    physical core, a per-call time limit (``model_timeout_s``) and no repeat penalty (satiate's answers copy names
-    from the sentences they were shown; a penalty pushes a small model off the very words it should copy).
+    physical core (or ``model_threads``), a per-call time limit (``model_timeout_s``) and no repeat penalty
+    (satiate's answers copy names from the sentences they were shown; a penalty pushes a small model off the very
+    words it should copy).
     """
     if importlib.util.find_spec("llama_cpp") is None:
         raise ModelConfigError(
@@ -221,7 +222,7 @@ def gguf_chat_model(path: str, settings: Settings) -> Any:
         model_path=str(model_path),
         n_ctx=settings.num_ctx,
         n_batch=min(settings.num_ctx, LLAMA_BATCH),
-        n_threads=physical_cores(),
+        n_threads=settings.model_threads or physical_cores(),
         temperature=settings.temperature,
         max_tokens=settings.num_predict,
         repeat_penalty=1.0,

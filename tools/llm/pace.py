@@ -126,7 +126,7 @@ class CallBudget:
 
 
 def call_budget(*, num_ctx: int, output_cap: int, output_expected: int, output_floor: int, prompt_floor: int,
-                seconds_left: float, speed: Speed, context_share: float) -> CallBudget | None:
+                seconds_left: float, speed: Speed, context_share: float, cached_prompt: int = 0) -> CallBudget | None:
     """The largest call that fits both the context window and the time left; None when not even the floors fit.
 
     The window holds the prompt (``context_share`` of what ``output_cap`` leaves, a margin for the token estimate)
@@ -134,6 +134,8 @@ def call_budget(*, num_ctx: int, output_cap: int, output_expected: int, output_f
     (``output_expected`` tokens, shrunk toward ``output_floor`` before the prompt goes below ``prompt_floor``).
     Once the model's speed is measured, the output cap sent with the call is what can still be written in the time
     the prompt leaves (never more than ``output_cap``), so a model that runs long is stopped by its cap.
+    ``cached_prompt`` tokens at the prompt's start are in the model's cache already (the same instructions as its
+    previous call): they cost no reading time.
     """
     context_prompt = int((num_ctx - output_cap) * context_share)
     if context_prompt < prompt_floor:
@@ -144,15 +146,16 @@ def call_budget(*, num_ctx: int, output_cap: int, output_expected: int, output_f
     expected = min(output_expected, output_cap)
     while True:
         prompt_seconds = usable - expected / speed.output_tps
-        time_prompt = int(prompt_seconds * speed.prompt_tps) if prompt_seconds > 0 else 0
+        time_prompt = int(prompt_seconds * speed.prompt_tps) + cached_prompt if prompt_seconds > 0 else 0
         if time_prompt >= prompt_floor or expected <= output_floor:
             break
         expected = max(output_floor, int(expected * 0.75))
     prompt = min(context_prompt, time_prompt)
     if prompt < prompt_floor:
         return None
-    writable = int((usable - prompt / speed.prompt_tps) * speed.output_tps)
+    to_read = max(0, prompt - cached_prompt)
+    writable = int((usable - to_read / speed.prompt_tps) * speed.output_tps)
     # A guessed speed only sizes the prompt; the cap follows the time left once the model's speed is measured.
     output = max(expected, min(output_cap, writable)) if speed.measured else output_cap
-    return CallBudget(prompt, output, speed.seconds(prompt, expected),
+    return CallBudget(prompt, output, speed.seconds(to_read, expected),
                       "time" if time_prompt < context_prompt else "context")
