@@ -40,6 +40,12 @@ def stored_sources(resolved_settings: dict, passages: Iterable[dict], *, first: 
     return keep_sources(store_for, Settings.model_validate(resolved_settings), full)
 
 
+def read_source(number: int, title: str, text: str, query: str) -> SourceRecord:
+    """A passage the question's own search read (id S<number>), its text held in the record as a view shows it."""
+    return SourceRecord(id=f"S{number}", key=f"doc:{number}", url="", title=title, text=text, backend="corpus",
+                        read_kind="passage", query=query, angle="question", cycle=1, round=1)
+
+
 def hit_of(passage: dict, rank: int, backend: str = "corpus") -> Hit:
     return Hit(title=passage["title"], url=passage.get("url", ""), body=passage["text"],
                key=passage.get("key") or passage_key(passage), backend=backend, rank=rank,

@@ -25,6 +25,7 @@ from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.pace import CallTiming, PaceMeter, Speed, call_budget
 from satiate.tools.llm.tokens import estimate_tokens, message_text
+from support.node_states import read_source
 from support.ollama_stub import SAMPLE_PASSAGES, brain_answer, task_of
 from support.scripted_chat import ScriptedCall, ScriptedChatModel, SimulatedClock
 
@@ -32,8 +33,7 @@ QUESTION = "Where was the founder of the Velmora Harbor Works born?"
 
 
 def source(number: int, title: str, text: str) -> SourceRecord:
-    return SourceRecord(id=f"S{number}", key=f"doc:{number}", url="", title=title, text=text, backend="corpus",
-                        read_kind="passage", query=QUESTION, angle="question", cycle=1, round=1)
+    return read_source(number, title, text, QUESTION)
 
 
 SOURCES = [

@@ -16,14 +16,14 @@ from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.pace import PaceMeter
+from support.node_states import read_source
 from support.scripted_chat import ScriptedCall, ScriptedChatModel
 
 QUESTION = "In which town was the founder of the Brisk Lantern Company born?"
 
 
 def source(number: int, title: str, text: str) -> SourceRecord:
-    return SourceRecord(id=f"S{number}", key=f"doc:{number}", url="", title=title, text=text, backend="corpus",
-                        read_kind="passage", query=QUESTION, angle="question", cycle=1, round=1)
+    return read_source(number, title, text, QUESTION)
 
 
 SOURCES = [

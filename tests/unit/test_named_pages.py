@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from satiate.tools.search.fts_index import FtsIndex, Passage
+from satiate.tools.search.fts_index import Passage
 from satiate.tools.search.named_pages import named_objects, named_pages
+from support.page_index import pages_index
 
 PAGES = [
     Passage("stdlib:harbor", "Python stdlib: harbor module", "u0", "Ship and dock records of Harbor Town."),
@@ -25,10 +26,7 @@ PAGES = [
 
 @pytest.fixture
 def index_path(tmp_path: Path) -> Path:
-    index = FtsIndex(tmp_path / "pages.sqlite")
-    index.sync({"stdlib": ("v1", lambda: iter(PAGES))})
-    index.close()
-    return tmp_path / "pages.sqlite"
+    return pages_index(tmp_path / "pages.sqlite", PAGES)
 
 
 def test_dotted_names_and_named_modules_are_read_from_the_question():

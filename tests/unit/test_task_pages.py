@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from satiate.tools.search.fts_index import FtsIndex, Passage
+from satiate.tools.search.fts_index import Passage
 from satiate.tools.search.task_pages import name_parts, page_name, task_pages, task_terms
+from support.page_index import pages_index
 
 PAGES = [
     Passage("stdlib:mill", "Python stdlib: mill module — Grinding grain into flour", "u0",
@@ -25,10 +26,7 @@ PAGES = [
 
 @pytest.fixture
 def index_path(tmp_path: Path) -> Path:
-    index = FtsIndex(tmp_path / "pages.sqlite")
-    index.sync({"stdlib": ("v1", lambda: iter(PAGES))})
-    index.close()
-    return tmp_path / "pages.sqlite"
+    return pages_index(tmp_path / "pages.sqlite", PAGES)
 
 
 def test_names_and_task_words():
