@@ -1,12 +1,12 @@
 """Leads for "how do I ...?" questions and for what a named object does: the page that does the task, by its name.
 
-A search engine that shows a hit's name answers a how-to question better than the sentence sharing most of its
-words: "How do I copy a file?" is answered by the page named ``copyfile`` whose summary says "Copy data from src to
-dst", not by a sentence about copying symbolic links. So a how-to question's task words (its verbs and objects, not
-its framing: "how", "do", "I", "use", "get", "Python") are matched against each read page's name and summary (the
-first sentence of its first passage), rarer task words counting more; the page that holds most of the task leads
-with its summary line. A page's opening that is only a call signature ("chain(*iterables) --> chain object") states
-nothing, so the next sentence stands for the summary.
+A search engine that shows a hit's name answers a how-to question better than the sentence sharing most of its words:
+"How do I copy a sack?" is answered by the page named ``sackcopy`` whose summary says "Move the grain of one sack
+into another", not by a sentence about copying sack labels. So a how-to question's task words (its verbs and objects,
+not its framing: "how", "do", "I", "use", "get", "Python") are matched against each read page's name and summary (the
+first sentence of its first passage), rarer task words counting more; the page that holds most of the task leads with
+its summary line. A page's opening that is only a call signature ("grind(*sacks) --> flour object") states nothing,
+so the next sentence stands for the summary.
 """
 
 from __future__ import annotations

@@ -127,7 +127,7 @@ def test_a_hyphenated_name_is_covered_when_a_part_of_it_is_read():
 def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
     assert asks_when_code_runs("When is the __close__ method called?")
-    assert asks_when_code_runs("When does the else clause of a grind loop run?")
+    assert asks_when_code_runs("When does the rinse step of a grind cycle run?")
     assert not asks_when_code_runs("When was the Harrow mill built?")
     assert asks_when_code_runs("What does the within operator test?")
     assert asks_when_code_runs("What does mill.grind return?")

@@ -1,7 +1,7 @@
 """The pages whose name does a how-to question's task: "How do I copy a sack?" finds ``mill.sackcopy``.
 
 BM25 ranks a how-to question by the words a passage repeats, and the page of the function that does the task rarely
-repeats them: its name holds the task ("copyfile", "listdir") and its one-line summary says it once. So the built-in
+repeats them: its name holds the task ("sackcopy", "weighsacks") and its one-line summary says it once. So the built-in
 corpus also keeps a catalogue of its pages' names and summaries (the first sentence of each page), and a how-to
 question brings the few pages whose name and summary hold most of its task words, before the BM25 hits. The reading
 layer (``engine.reading.leads``) then decides which of the pages read leads.
@@ -32,7 +32,7 @@ MODULE_TITLE = re.compile(r"^([\w.]+) module(?: — .*)?$")
 THIRD_PARTY_HOSTS = ("pypi.org/project/",)  # an installed package's description, not Python's documentation
 NAME_WEIGHT, SUMMARY_WEIGHT = 1.0, 0.8
 EXTRA_NAME_PART_COST = 0.05  # per part of a name that no task word asks for ("copy_file_range": "range")
-LETTERS_PER_PART = 5  # letters of a joined-up name no task word asks for ("copyfileobj": "obj") cost a part per 5
+LETTERS_PER_PART = 5  # letters of a joined-up name no task word asks for ("sackcopyall": "all") cost a part per 5
 MIN_TASK_SHARE = 0.6  # of the task words, the share a page's name and summary must hold to be brought
 TASK_PAGES = 3  # pages brought for one how-to question at most
 
@@ -64,7 +64,7 @@ def page_name(title: str) -> str:
 
 def in_name(term: str, parts: frozenset[str]) -> bool:
     """A task word is in a name when a part is that word (or its stem), or a joined-up part holds its stem
-    ("copyfile" holds "copy", "argumentparser" holds "arguments")."""
+    ("sackcopy" holds "copy", "millerguild" holds "millers")."""
     return any(_holds(part, term) for part in parts)
 
 
