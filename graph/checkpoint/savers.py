@@ -8,6 +8,7 @@ and the fix (``faults``), for new runs as much as for ``list`` and ``show``.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
@@ -77,8 +78,34 @@ class FileSqliteSaver(SqliteSaver):
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
 
 
-def _open_for_writing(path: Path) -> FileSqliteSaver:
+def create_whole(path: Path) -> None:
+    """Make a new store appear whole. ``sqlite3.connect`` leaves a 0-byte file until its first write, and another
+    process opening the store in that moment would refuse it as emptied (``is_emptied``). So a new store is made
+    under a private name with its header written (WAL mode) and hard-linked into place: a second process either finds
+    no file or a whole one; whoever links second uses the first one's file. Where the file system has no hard links
+    the store is created in place, as SQLite would."""
+    if path.exists():
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        connection = sqlite3.connect(draft)
+        try:
+            connection.execute(SQLITE_PRAGMAS[0])
+        finally:
+            connection.close()
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        except OSError:
+            pass  # no hard links here: _open_for_writing creates it in place
+    finally:
+        draft.unlink(missing_ok=True)
+
+
+def _open_for_writing(path: Path) -> FileSqliteSaver:
+    create_whole(path)
     connection = sqlite3.connect(path, check_same_thread=False, timeout=SQLITE_BUSY_TIMEOUT_S)
     try:
         for pragma in SQLITE_PRAGMAS:
@@ -147,10 +174,9 @@ async def async_sqlite_checkpointer_at(path: Path) -> AsyncIterator[Any]:
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    # mkdir is blocking I/O: keep it off the server's event loop.
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     if await asyncio.to_thread(is_emptied, path):
         raise emptied_fault(path)
+    await asyncio.to_thread(create_whole, path)  # blocking file I/O: keep it off the server's event loop
     async with aiosqlite.connect(path, timeout=SQLITE_BUSY_TIMEOUT_S) as connection:
         for pragma in SQLITE_PRAGMAS:
             await connection.execute(pragma)
