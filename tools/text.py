@@ -134,9 +134,12 @@ def _sentences(text: str) -> tuple[Sentence, ...]:
         block_start = text.find(block, position)
         position = block_start + len(block)
         cursor = 0
-        for piece in _block_sentences(block):
+        # A single line break inside a paragraph wraps a line and ends no sentence (pysbd would end one there); a
+        # space in its place keeps every offset.
+        flat = block.replace("\n", " ")
+        for piece in _block_sentences(flat):
             stripped = piece.strip()
-            offset = block.find(stripped, cursor)
+            offset = flat.find(stripped, cursor)
             if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere
                 continue
             cursor = offset + len(stripped)

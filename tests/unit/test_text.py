@@ -29,6 +29,19 @@ def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
     assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "- She studied law"]
 
 
+def test_a_wrapped_line_inside_a_paragraph_ends_no_sentence():
+    # a version number's full stops send this paragraph to the abbreviation-aware splitter, which would end a
+    # sentence at every line break of the wrapped text
+    text = ("Changed in version 2.4: Orren maps kept no order\nbefore release 2.1. In release 2.1 the order was\n"
+            "kept, but only by\naccident.")
+    found = sentences(text)
+    assert [s.text for s in found] == [
+        "Changed in version 2.4: Orren maps kept no order before release 2.1.",
+        "In release 2.1 the order was kept, but only by accident.",
+    ]
+    assert text[found[1].start : found[1].end] == "In release 2.1 the order was\nkept, but only by\naccident."
+
+
 def test_the_same_text_split_twice_gives_equal_lists_the_caller_may_change():
     text = "Tomas Reed painted. He sold nothing."
     first = sentences(text)
