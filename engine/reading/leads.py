@@ -28,7 +28,7 @@ from satiate.tools.search.task_pages import (
     task_share,
     task_terms,
 )
-from satiate.tools.text import idf_weights, stem, stems
+from satiate.tools.text import SCAN_CHARS, idf_weights, sentences, stem, stems
 
 # How much of the task's weight the best page's name and summary must hold for it to lead.
 MIN_TASK_SHARE = 0.5
@@ -144,10 +144,27 @@ def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLi
             found = entry.search(text)
             if not found:
                 continue
-            same_page = [s for s in ranked if s.line.source is scored.line.source]
-            after = [(text.find(s.line.text, found.end()), s) for s in same_page]
+            # a sentence's offset, not its text, places it: a sentence read is its lines joined by single spaces
+            starts = [sentence.start for sentence in sentences(text[:SCAN_CHARS])]
+            same_page = [s for s in ranked if s.line.source is scored.line.source and s.line.position < len(starts)]
+            after = [(starts[s.line.position], s) for s in same_page]
             after = [(at, s) for at, s in after
                      if 0 <= at - found.end() <= ENTRY_GAP and not signature_only(s.line.text)]
             if after:
                 return min(after, key=lambda pair: pair[0])[1]
+            if not text[found.end():].strip():  # the entry ends its passage: its description opens the next one
+                opening = _next_chunk_opening(scored.line.source, ranked)
+                if opening is not None:
+                    return opening
     return None
+
+
+def _next_chunk_opening(source: SourceRecord, ranked: Sequence[ScoredLike]) -> ScoredLike | None:
+    """The first readable sentence of the passage after ``source`` on the same page ("doc#p2" after "doc#p1")."""
+    match = re.search(r"#p(\d+)$", source.get("doc_id") or "")
+    if match is None:
+        return None
+    following = f"{source['doc_id'][:match.start()]}#p{int(match.group(1)) + 1}"
+    opening = sorted((s for s in ranked if s.line.source.get("doc_id") == following
+                      and not signature_only(s.line.text)), key=lambda s: s.line.position)
+    return opening[0] if opening and opening[0].line.position <= 1 else None

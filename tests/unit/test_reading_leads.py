@@ -132,6 +132,9 @@ def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     assert asks_when_code_runs("What does the within operator test?")
     assert asks_when_code_runs("What does mill.grind return?")
     assert not asks_when_code_runs("What does the Harrow mill's owner do for a living?")
+    assert asks_when_code_runs("What are __hooks__ for?")
+    assert asks_when_code_runs("What is the else clause of a grind statement used for?")
+    assert not asks_when_code_runs("What is the Harrow mill known for?")
     sources = [page(7, "Mill customization", "Mill objects have special methods. The __close__ method is called "
                     "after the last sack is filled and the stones stop. It must return None.")]
     question = "When is the __close__ method called?"
@@ -151,3 +154,43 @@ def test_a_named_special_method_leads_with_the_first_sentence_of_its_own_entry()
                     "Called before the first sack; __close__ is never called twice.")]
     assert lead_text("What does the __close__ method do?", sources).startswith("Called after the last sack")
     assert lead_text("When is __open__ called?", sources).startswith("Called before the first sack")
+
+
+def test_a_special_methods_entry_is_found_when_its_first_sentence_runs_over_several_lines():
+    sources = [page(9, "Mill customization", "Mill objects have special methods.\n\nobject.__close__(self)\n\n"
+                    "   Called after the last sack is filled\n   and the stones stop.\n\nobject.__open__(self)\n\n"
+                    "   Called before the first sack.")]
+    assert lead_text("When is the __close__ method called?", sources).startswith(
+        "Called after the last sack is filled and the stones stop")
+
+
+def test_a_special_methods_entry_that_ends_its_passage_is_described_by_the_next_passage():
+    first = {**page(10, "Mill customization", "Mill objects have special methods.\n\nobject.__close__(self)"),
+             "doc_id": "mill:custom#p1"}
+    second = {**page(11, "Mill customization", "   Called after the last sack is filled.\n\nobject.__open__(self)"),
+              "doc_id": "mill:custom#p2"}
+    assert lead_text("When is the __close__ method called?", [first, second]).startswith("Called after the last sack")
+
+
+def test_a_keyword_named_as_such_is_the_subject_even_when_it_is_a_function_word():
+    from satiate.engine.reading.keywords import named_keywords
+    assert named_keywords("What does the is operator test?") == ["is"]
+    assert named_keywords("When is the else clause of a while loop run?") == ["else", "while"]
+    assert named_keywords("What does `with` do?") == ["with"]
+    assert named_keywords("What does the 'in' test check?") == ["in"]
+    assert named_keywords("Who founded the Harrow mill?") == []
+    sources = [page(12, "Mill reference: Comparisons", "Values are compared by the mill's rules. The operators "
+                    "\"is\" and \"is not\" test for a sack's identity. The operator \"in\" tests for membership.")]
+    assert lead_text("What does the is operator test?", sources).startswith('The operators "is" and "is not" test')
+
+
+def test_a_keywords_own_page_leads_past_an_opening_that_only_says_where_it_may_be_written():
+    sources = [page(13, "Mill reference: Grind expressions", "Grinding is done in many places."),
+               page(14, 'Mill reference: The "stop" statement',
+                    'stop_stmt ::= "stop"\n\n"stop" may only occur nested in a "grind" block.\n\nIt halts the '
+                    'nearest turning wheel.\n\nIn a sifting block, the "stop" statement empties the sieve first.')]
+    assert lead_text("What does the stop statement do?", sources).startswith("It halts the nearest turning wheel")
+    # words beyond the page's name pick the sentence that speaks to them
+    assert lead_text("What does a stop statement inside a sifting block do?", sources).startswith("In a sifting block")
+    # a page named by the keyword and a syntax noun is its own page too
+    assert lead_text("What does a grind expression do?", sources).startswith("Grinding is done")
