@@ -19,6 +19,7 @@ from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead
@@ -700,7 +701,7 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     question_terms = stems(question)
     relevant = [s for s in ranked if s.score > 0]
     chosen = (special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
-              or keyword_lead(question, ranked))
+              or keyword_lead(question, ranked) or definition_lead(question, ranked))
     if chosen is not None:
         return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]

@@ -194,3 +194,15 @@ def test_a_keywords_own_page_leads_past_an_opening_that_only_says_where_it_may_b
     assert lead_text("What does a stop statement inside a sifting block do?", sources).startswith("In a sifting block")
     # a page named by the keyword and a syntax noun is its own page too
     assert lead_text("What does a grind expression do?", sources).startswith("Grinding is done")
+
+
+def test_a_definition_question_is_led_by_the_sentence_that_defines_its_phrase_either_way_round():
+    from satiate.engine.reading.definitions import defined_phrase
+    assert defined_phrase("What is a seed grain?") == ["seed", "grain"]
+    assert defined_phrase("What is a grain?") == [] and defined_phrase("What is the seed grain of the mill?") == []
+    sources = [page(15, "Mill reference: Grains", "Grains are what a mill grinds. A grain kept back for sowing in "
+                    "spring is a *seed grain*; see Sowing.")]
+    assert lead_text("What is a seed grain?", sources).startswith("A grain kept back for sowing")
+    sources = [page(16, "Mill reference: Grains", "Grains are what a mill grinds. Seed grains (or sowing grains) are "
+                    "grains kept back for sowing.")]
+    assert lead_text("What are seed grains?", sources).startswith("Seed grains (or sowing grains) are")
