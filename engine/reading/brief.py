@@ -24,14 +24,19 @@ RUN_GAP = 2  # sentences a run may step over (a code line, a sentence about some
 LEAD_RUN_SHARE = 0.5  # of the brief's length, the lead's run at most (it is the answer's first paragraph)
 OTHER_RUN_SHARE = 0.35  # of the brief's length, any other page's run at most: several pages, not one
 REPEAT_OVERLAP = 0.6  # a sentence this close (Jaccard of stems) to one already quoted is a repeat
+CLAIM_SENTENCES = 3  # adjacent sentences of one page that one claim may quote (the grounding gate checks such runs)
 
 
 @dataclass(frozen=True)
 class Run:
-    """Sentences of one page, in document order."""
+    """Sentences of one page, in document order, as claims: each claim a few adjacent sentences."""
 
     page: str
-    lines: tuple[ScoredLike, ...]
+    claims: tuple[tuple[ScoredLike, ...], ...]
+
+    @property
+    def lines(self) -> tuple[ScoredLike, ...]:
+        return tuple(scored for claim in self.claims for scored in claim)
 
 
 def _page(scored: ScoredLike) -> str:
@@ -44,10 +49,26 @@ def subject_stems(question: str) -> frozenset[str]:
     return frozenset(stem(t) for t in content_terms(question) if t not in FRAMING and t not in EXPLAINING)
 
 
+def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], first: ScoredLike | None) -> list[str]:
+    """Pages by the value of their best few sentences on the subject, the lead's page first."""
+    value: dict[str, float] = defaultdict(float)
+    counted: dict[str, int] = defaultdict(int)
+    for scored in on_subject:
+        page = _page(scored)
+        if counted[page] < PAGE_SENTENCES:
+            value[page] += scored.score
+            counted[page] += 1
+    order = sorted(value, key=lambda page: -value[page])
+    if first is not None and any(_page(s) == _page(first) for s in ranked):
+        order = [_page(first)] + [page for page in order if page != _page(first)]
+    return order
+
+
 def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
-               first: ScoredLike | None = None, max_lines: int = 1_000) -> list[Run]:
-    """Runs of sentences for a brief of about ``max_chars`` and ``max_lines`` sentences at most, the run of
-    ``first`` (the lead) first."""
+               first: ScoredLike | None = None, max_claims: int = 1_000) -> list[Run]:
+    """Runs of sentences for a brief of about ``max_chars`` and ``max_claims`` claims at most (a claim quotes up to
+    ``CLAIM_SENTENCES`` adjacent sentences), the run of ``first`` (the lead) first. A sentence that adds no content
+    word the brief has not quoted yet says nothing new and is stepped over."""
     subject = subject_stems(question)
     framing = frozenset(stems(question)) - subject
     if not subject:
@@ -57,21 +78,12 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
     by_page: dict[str, list[ScoredLike]] = defaultdict(list)
     for scored in ranked:
         by_page[_page(scored)].append(scored)
-    value: dict[str, float] = defaultdict(float)
-    counted: dict[str, int] = defaultdict(int)
-    for scored in on_subject:
-        page = _page(scored)
-        if counted[page] < PAGE_SENTENCES:
-            value[page] += scored.score
-            counted[page] += 1
-    order = sorted(value, key=lambda page: -value[page])
-    if first is not None and _page(first) in by_page:
-        order = [_page(first)] + [page for page in order if page != _page(first)]
     runs: list[Run] = []
     quoted: list[frozenset[str]] = []
-    spent = 0
-    for page in order:
-        if spent >= max_chars or len(quoted) >= max_lines:
+    said: set[str] = set()
+    spent = claims_used = 0
+    for page in _page_order(ranked, on_subject, first):
+        if spent >= max_chars or claims_used >= max_claims:
             break
         lines = sorted(by_page[page], key=lambda s: s.line.position)
         start = first if first is not None and page == _page(first) else max(
@@ -79,22 +91,32 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
         if start is None:
             continue
         cap = spent + max_chars * (LEAD_RUN_SHARE if not runs and first is not None else OTHER_RUN_SHARE)
-        run: list[ScoredLike] = []
+        claims: list[list[ScoredLike]] = []
         skipped = 0
         for scored in lines[next(i for i, s in enumerate(lines) if s is start):]:
-            if spent >= min(cap, max_chars) or skipped > RUN_GAP or len(quoted) >= max_lines:
+            if spent >= min(cap, max_chars) or skipped > RUN_GAP:
                 break
             terms = frozenset(scored.line.terms)
             # the run goes on through sentences that say more about what the one before said; one that shares only
             # framing words with the question ("explain how it works") is about something else
             speaks = scored is start or bool(terms & subject) or not terms & framing
-            if not speaks or any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted):
+            repeats = any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted) or (
+                scored is not start and terms <= said)
+            if not speaks or repeats:
                 skipped += 1
                 continue
+            joins = bool(claims) and len(claims[-1]) < CLAIM_SENTENCES and \
+                scored.line.position == claims[-1][-1].line.position + 1
+            if not joins:
+                if claims_used >= max_claims:
+                    break
+                claims.append([])
+                claims_used += 1
             skipped = 0
-            run.append(scored)
+            claims[-1].append(scored)
             quoted.append(terms)
+            said |= terms
             spent += len(scored.line.text) + 1
-        if run:
-            runs.append(Run(page, tuple(run)))
+        if claims:
+            runs.append(Run(page, tuple(tuple(claim) for claim in claims)))
     return runs
