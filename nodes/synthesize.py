@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
-from satiate.engine.answer import read_for, with_subject
+from satiate.engine.answer import Scored, read_for, with_subject
 from satiate.engine.grounding import gate_claims
 from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
 from satiate.engine.reading.coverage import not_covered
-from satiate.engine.reading.leads import named_summary
+from satiate.engine.reading.leads import entry_name, named_summary
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -134,12 +134,18 @@ def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRe
     for number, run in enumerate(runs):
         for group in run.claims:
             # the first sentence carries its page's subject ("Its teeth ..."); the next ones follow it as written
-            said = [leading[0].claim if group[0] is lead else with_subject(group[0].line.text,
-                                                                            group[0].line.source["title"]),
+            said = [leading[0].claim if group[0] is lead else opening(group[0]),
                     *(scored.line.text for scored in group[1:])]
             claims.append(ClaimDraft(claim=joined_sentences(said), source_ids=[group[0].line.source["id"]],
                                      role="answer" if number == 0 else "claim"))
     return synthesis.model_copy(update={"claims": claims})
+
+
+def opening(scored: Scored) -> str:
+    """A claim's first sentence as it stands alone: under an entry's heading it names the entry
+    ("object.__close__: Called after ..."), else a leading pronoun gets its page's subject."""
+    name = entry_name(scored)
+    return f"{name}: {scored.line.text}" if name else with_subject(scored.line.text, scored.line.source["title"])
 
 
 def joined_sentences(texts: list[str]) -> str:

@@ -10,13 +10,14 @@ order, until the brief's length is spent. A sentence that shares only framing wo
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satiate.engine.reading.leads import ScoredLike
+from satiate.engine.reading.leads import ScoredLike, entry_name
 from satiate.tools.search.task_pages import FRAMING
-from satiate.tools.text import content_terms, jaccard, stem, stems
+from satiate.tools.text import content_terms, idf_weights, jaccard, stem, stems
 
 EXPLAINING = frozenset("work works working explain explained describe described happen happens mean means".split())
 PAGE_SENTENCES = 3  # a page's value: the sum of its best few sentences' scores
@@ -24,6 +25,7 @@ RUN_GAP = 2  # sentences a run may step over (a code line, a sentence about some
 LEAD_RUN_SHARE = 0.5  # of the brief's length, the lead's run at most (it is the answer's first paragraph)
 OTHER_RUN_SHARE = 0.35  # of the brief's length, any other page's run at most: several pages, not one
 REPEAT_OVERLAP = 0.6  # a sentence this close (Jaccard of stems) to one already quoted is a repeat
+PAGE_COVERAGE = 0.75  # of the best page's share of the subject words, the share a page must hold to be quoted
 CLAIM_SENTENCES = 3  # adjacent sentences of one page that one claim may quote (the grounding gate checks such runs)
 
 
@@ -39,6 +41,14 @@ class Run:
         return tuple(scored for claim in self.claims for scored in claim)
 
 
+CODE_NAME = re.compile(r"\b\w*_\w*\b|\b\w+(?:\.\w+)+\b")  # "__close__", "sack_size", "mill.grind": names from code
+
+
+def code_names(text: str) -> frozenset[str]:
+    """The names from code a sentence writes, whole: "__close__" says something "close" does not."""
+    return frozenset(name.lower() for name in CODE_NAME.findall(text))
+
+
 def _page(scored: ScoredLike) -> str:
     source = scored.line.source
     return source.get("doc_id") or source["title"]
@@ -49,8 +59,21 @@ def subject_stems(question: str) -> frozenset[str]:
     return frozenset(stem(t) for t in content_terms(question) if t not in FRAMING and t not in EXPLAINING)
 
 
-def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], first: ScoredLike | None) -> list[str]:
-    """Pages by the value of their best few sentences on the subject, the lead's page first."""
+def subject_coverage(subject: frozenset[str], by_page: dict[str, list[ScoredLike]]) -> dict[str, float]:
+    """Each page's share of the question's subject words (rarer ones among the pages weighing more), in its title
+    and its sentences read: "file descriptor" on a page about files holds one word of "the descriptor protocol"."""
+    held = {page: frozenset().union(stems(lines[0].line.source["title"]), *(s.line.terms for s in lines)) & subject
+            for page, lines in by_page.items()}
+    idf = idf_weights([sorted(terms) for terms in held.values()])
+    weight = {t: idf.get(t, 1.0) for t in subject}
+    total = sum(weight.values()) or 1.0
+    return {page: sum(weight[t] for t in terms) / total for page, terms in held.items()}
+
+
+def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], first: ScoredLike | None,
+                coverage: dict[str, float]) -> list[str]:
+    """Pages by the value of their best few sentences on the subject, the lead's page first; a page holding much
+    less of the subject than the best page does is about something else."""
     value: dict[str, float] = defaultdict(float)
     counted: dict[str, int] = defaultdict(int)
     for scored in on_subject:
@@ -58,7 +81,8 @@ def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], firs
         if counted[page] < PAGE_SENTENCES:
             value[page] += scored.score
             counted[page] += 1
-    order = sorted(value, key=lambda page: -value[page])
+    best = max((coverage[page] for page in value), default=0.0)
+    order = sorted((page for page in value if coverage[page] >= PAGE_COVERAGE * best), key=lambda page: -value[page])
     if first is not None and any(_page(s) == _page(first) for s in ranked):
         order = [_page(first)] + [page for page in order if page != _page(first)]
     return order
@@ -82,7 +106,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
     quoted: list[frozenset[str]] = []
     said: set[str] = set()
     spent = claims_used = 0
-    for page in _page_order(ranked, on_subject, first):
+    for page in _page_order(ranked, on_subject, first, subject_coverage(subject, by_page)):
         if spent >= max_chars or claims_used >= max_claims:
             break
         lines = sorted(by_page[page], key=lambda s: s.line.position)
@@ -93,15 +117,23 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
         cap = spent + max_chars * (LEAD_RUN_SHARE if not runs and first is not None else OTHER_RUN_SHARE)
         claims: list[list[ScoredLike]] = []
         skipped = 0
+        in_entries = False
         for scored in lines[next(i for i, s in enumerate(lines) if s is start):]:
             if spent >= min(cap, max_chars) or skipped > RUN_GAP:
                 break
+            # a page of entries ("object.__close__(self)", then what it does) is read as a list: each entry's
+            # first sentence, not the details of the first entry alone
+            opens_entry = entry_name(scored) is not None
+            in_entries = in_entries or opens_entry
+            if in_entries and not opens_entry:
+                continue
             terms = frozenset(scored.line.terms)
             # the run goes on through sentences that say more about what the one before said; one that shares only
             # framing words with the question ("explain how it works") is about something else
             speaks = scored is start or bool(terms & subject) or not terms & framing
+            words = terms | code_names(scored.line.text)
             repeats = any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted) or (
-                scored is not start and terms <= said)
+                scored is not start and words <= said)
             if not speaks or repeats:
                 skipped += 1
                 continue
@@ -115,7 +147,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
             skipped = 0
             claims[-1].append(scored)
             quoted.append(terms)
-            said |= terms
+            said |= words
             spent += len(scored.line.text) + 1
         if claims:
             runs.append(Run(page, tuple(tuple(claim) for claim in claims)))

@@ -130,6 +130,24 @@ def named_summary(name: str, summary: str) -> str:
     return summary if name.lower() in summary.lower() else f"{name}: {summary}"
 
 
+# An entry's heading line: a call signature or a dotted attribute ("object.__close__(self)", "object.__hooks__")
+ENTRY_LINE = re.compile(r"^([\w.]*\w)\([^()]*(?:\([^()]*\)[^()]*)*\)$|^(\w+(?:\.\w+)+)$")
+
+
+def entry_name(scored: ScoredLike) -> str | None:
+    """The name of the entry a sentence opens ("object.__close__" for the sentence under "object.__close__(self)"),
+    or None: a sentence under an entry's heading says what the entry does without naming it."""
+    text = scored.line.source.get("text", "")
+    found = sentences(text[:SCAN_CHARS])
+    at = scored.line.position
+    if not 0 < at < len(found):
+        return None
+    heading = ENTRY_LINE.match(found[at - 1].text)
+    if heading is None or text[found[at - 1].end:found[at].start].strip():
+        return None
+    return heading.group(1) or heading.group(2)
+
+
 ENTRY_GAP = 12  # characters between an entry's signature line and its first sentence (blank lines, an indent)
 DUNDER = re.compile(r"\b__[a-z][a-z0-9_]*__\b")
 
