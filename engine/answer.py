@@ -22,7 +22,7 @@ from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
-from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead
+from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -699,7 +699,7 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     "%" operator) and there is no lead.
     """
     question_terms = stems(question)
-    relevant = [s for s in ranked if s.score > 0]
+    relevant = [s for s in ranked if s.score > 0 and not unasked_third_party(question, s.line.source)]
     chosen = (special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
               or keyword_lead(question, ranked) or definition_lead(question, ranked))
     if chosen is not None:

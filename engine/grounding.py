@@ -60,7 +60,8 @@ def _overlaps(claim: str, text: str, title: str) -> list[tuple[SupportSpan, tupl
 
 
 def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
-    """The passage of ``text`` (one sentence or a run of up to three adjacent ones) that covers most of the claim's content words.
+    """The passage of ``text`` (one sentence or a run of up to three adjacent ones) that covers most of the claim's
+    content words.
 
     The page's title counts as part of every passage: "Its breakwater is 17 metres high" on the page "Harbor of
     Velmora" supports "Harbor of Velmora's breakwater is 17 metres high"."""
@@ -81,7 +82,9 @@ def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpa
             break
         if not numbers(claim) <= numbers(text[span["start"] : span["end"]]):
             continue
-        if role_problem(claim, [(sentence, title) for sentence in held]) is not None:
+        # a claim quoting a run of sentences is judged a sentence at a time: each gives its names their own parts
+        parts = [part.text for part in sentences(claim)] if len(held) > 1 else [claim]
+        if any(role_problem(part, [(sentence, title) for sentence in held]) is not None for part in parts or [claim]):
             continue
         span["source_id"] = source["id"]
         return span

@@ -66,6 +66,15 @@ def third_party(source: SourceRecord) -> bool:
     return any(host in (source.get("url") or "") for host in THIRD_PARTY_HOSTS)
 
 
+def unasked_third_party(question: str, source: SourceRecord) -> bool:
+    """An installed package's description the question does not name: it describes a third-party tool, not the
+    documentation's subject, so it never leads ("How do I grind rye?" is not answered by a package's blurb)."""
+    if not third_party(source):
+        return False
+    package = (source.get("title") or "").split(":", 1)[0].strip().lower()
+    return not package or package not in {w.lower() for w in re.findall(r"[\w.-]+", question)}
+
+
 def _chunk(source: SourceRecord) -> int:
     match = re.search(r"#p(\d+)$", source.get("doc_id") or "")
     return int(match.group(1)) if match else 0

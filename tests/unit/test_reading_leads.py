@@ -206,3 +206,11 @@ def test_a_definition_question_is_led_by_the_sentence_that_defines_its_phrase_ei
     sources = [page(16, "Mill reference: Grains", "Grains are what a mill grinds. Seed grains (or sowing grains) are "
                     "grains kept back for sowing.")]
     assert lead_text("What are seed grains?", sources).startswith("Seed grains (or sowing grains) are")
+
+
+def test_a_third_party_description_leads_only_when_the_question_names_its_package():
+    pypi = page(20, "quernlib: stone tools", "Quernlib grinds the stone to the greatest fineness possible.",
+                url="https://pypi.org/project/quernlib/")
+    mill = page(21, "Mill reference: Stones", "A stone of the greatest weight is set below. Stones are cut from rock.")
+    assert lead_text("How do I find the greatest stone?", [pypi, mill]).startswith("A stone of the greatest weight")
+    assert lead_text("How does quernlib grind?", [pypi, mill]).startswith("Quernlib grinds")
