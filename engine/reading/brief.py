@@ -3,9 +3,13 @@
 "How does the gearwheel of a mill turn?" is explained by a page about gearwheels read in order, where each sentence
 leans on the one before; the eight sentences that share most words with the question, taken from six pages, read as
 noise and leave out what the page says between them. So pages are chosen by how well their sentences speak to the
-question (the lead's own page first), and from each the run that starts at its best sentence is quoted in document
-order, until the brief's length is spent. A sentence that shares only framing words with the question ("how", "work",
-"explain") is no part of a run, and no sentence is quoted twice.
+question (the lead's own page first, then the other sections of its reference page), leaving out a page that holds
+much less of the question's subject than the best one does ("file descriptor" on "the descriptor protocol"); from each,
+the run that starts at its best sentence is quoted in document order, until the brief's length is spent. A claim
+quotes up to three adjacent sentences of one page, so the claims setting limits claims, not sentences. Left out of a
+run: a sentence that shares only framing words with the question ("how", "work", "explain"), one that adds no word
+the brief has not quoted, one that only introduces a block ("The syntax is:"), and on a page of entries
+("object.__close__(self)" then what it does) every sentence but each entry's first.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from satiate.tools.text import content_terms, idf_weights, jaccard, stem, stems
 EXPLAINING = frozenset("work works working explain explained describe described happen happens mean means".split())
 PAGE_SENTENCES = 3  # a page's value: the sum of its best few sentences' scores
 RUN_GAP = 2  # sentences a run may step over (a code line, a sentence about something else) and still go on
-LEAD_RUN_SHARE = 0.5  # of the brief's length, the lead's run at most (it is the answer's first paragraph)
-OTHER_RUN_SHARE = 0.35  # of the brief's length, any other page's run at most: several pages, not one
+LEAD_RUN_SHARE = 0.6  # of the brief's length, the lead's run at most (it is the answer's first paragraph)
+OTHER_RUN_SHARE = 0.3  # of the brief's length, any other page's run at most: several pages, not one
 REPEAT_OVERLAP = 0.6  # a sentence this close (Jaccard of stems) to one already quoted is a repeat
 PAGE_COVERAGE = 0.75  # of the best page's share of the subject words, the share a page must hold to be quoted
 CLAIM_SENTENCES = 3  # adjacent sentences of one page that one claim may quote (the grounding gate checks such runs)
@@ -81,10 +85,14 @@ def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], firs
         if counted[page] < PAGE_SENTENCES:
             value[page] += scored.score
             counted[page] += 1
+    titles = {_page(s): s.line.source["title"] for s in on_subject}
     best = max((coverage[page] for page in value), default=0.0)
     order = sorted((page for page in value if coverage[page] >= PAGE_COVERAGE * best), key=lambda page: -value[page])
     if first is not None and any(_page(s) == _page(first) for s in ranked):
-        order = [_page(first)] + [page for page in order if page != _page(first)]
+        # the other sections of the lead's reference page ('The "grind" statement — "else" clause') come next
+        base = first.line.source["title"].split(" — ")[0]
+        sections = [page for page in order if page != _page(first) and titles[page].split(" — ")[0] == base]
+        order = [_page(first), *sections] + [page for page in order if page != _page(first) and page not in sections]
     return order
 
 
@@ -134,7 +142,9 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
             words = terms | code_names(scored.line.text)
             repeats = any(jaccard(terms, seen) > REPEAT_OVERLAP for seen in quoted) or (
                 scored is not start and words <= said)
-            if not speaks or repeats:
+            # "The syntax of a grind is:" introduces a block the brief does not quote: alone it says nothing
+            introduces = scored is not start and scored.line.text.rstrip().endswith(":")
+            if not speaks or repeats or introduces:
                 skipped += 1
                 continue
             joins = bool(claims) and len(claims[-1]) < CLAIM_SENTENCES and \

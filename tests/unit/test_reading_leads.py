@@ -214,3 +214,21 @@ def test_a_third_party_description_leads_only_when_the_question_names_its_packag
     mill = page(21, "Mill reference: Stones", "A stone of the greatest weight is set below. Stones are cut from rock.")
     assert lead_text("How do I find the greatest stone?", [pypi, mill]).startswith("A stone of the greatest weight")
     assert lead_text("How does quernlib grind?", [pypi, mill]).startswith("Quernlib grinds")
+
+
+def test_a_brief_reads_the_other_sections_of_the_leads_reference_page_next_and_skips_a_bare_introduction():
+    sources = [
+        {**page(30, "Mill reference: The grind statement", "The grind statement turns the stones. The syntax of a "
+                "grind is:\n\ngrind_stmt ::= 'grind' target\n\nA grind ends when the hopper is empty."), "doc_id": "g"},
+        {**page(31, "Mill reference: Stones", "Grind stones wear down with each grind statement, so every grind "
+                "statement costs stone."), "doc_id": "s"},
+        {**page(32, "Mill reference: The grind statement — stop clause", "The stop clause of a grind halts the "
+                "stones."), "doc_id": "g/1"},
+    ]
+    question = "How does the grind statement work?"
+    reading = read_for(question, sources)
+    lead = next(s for s in reading.ranked if s.line.text.startswith("The grind statement turns"))
+    runs = brief_runs(question, reading.ranked, 1000, first=lead)
+    assert [run.page for run in runs] == ["g", "g/1", "s"]
+    assert [s.line.text for s in runs[0].lines] == ["The grind statement turns the stones.",
+                                                     "A grind ends when the hopper is empty."]
