@@ -20,7 +20,7 @@ WHEN_RUNS = re.compile(
 WHAT_IT_DOES = re.compile(r"^\s*what\s+(?:does|do)\s+.{2,60}?\s+(?:test|check|return|yield|provide|represent|"
                           r"mean|specify|compute|compare)s?\s*\??\s*$", re.IGNORECASE)
 
-# "What are __hooks__ for?", "What is the else clause of a grind statement used for?": what a piece of code is for,
+# "What are __hooks__ for?", "What is the then clause of a grind statement used for?": what a piece of code is for,
 # when the question writes code (an underscore, a dot, quotes) or names a keyword as such ("known for" asks otherwise)
 WHAT_IT_IS_FOR = re.compile(r"^\s*what\s+(?:is|are)\s+(.{2,80}?)\s+(?:used\s+)?for\s*\??\s*$", re.IGNORECASE)
 CODE_SHAPED = re.compile(rf"[_.`\"'“‘]\w|\b{SYNTAX_NOUN}\b", re.IGNORECASE)

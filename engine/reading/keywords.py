@@ -1,6 +1,6 @@
-"""A keyword named as the question's subject ("the `is` operator", "the else clause"), and the sentence that leads.
+"""A keyword named as the question's subject ("the `upon` operator", "the then clause"), and the sentence that leads.
 
-Many of a language's keywords are also function words ("is", "in", "with", "else"), so a reader that drops function
+Many of a language's keywords are also function words ("upon", "via", "then"), so a reader that drops function
 words loses the question's subject and leads from a neighbouring page. Named as such ("the X operator / statement /
 keyword / clause / expression / loop", or written in backquotes or quotes), X is the subject whatever it is. The
 reference's own page about it is the one whose title quotes it ('The "grind" statement') or is named by it ("Grind
@@ -22,10 +22,10 @@ from satiate.tools.text import stem, stems, unique, words
 
 SYNTAX_NOUN = r"(?:operator|statement|keyword|clause|expression|loop|block|test)s?"
 _QUOTE_OPEN, _QUOTE_CLOSE = "`\"'“‘", "`\"'”’"
-# "the is operator", "a yield expression", "the `in` test": X before a syntax noun
+# "the upon operator", "a grind expression", "the `via` test": X before a syntax noun
 _NAMED = re.compile(rf"\b(?:the|an?)\s+[{_QUOTE_OPEN}]?([A-Za-z_]\w*)[{_QUOTE_CLOSE}]?\s+{SYNTAX_NOUN}\b",
                     re.IGNORECASE)
-# "what does `grind` do?", 'what does "is" test?': one word written as code
+# "what does `grind` do?", 'what does "upon" test?': one word written as code
 _QUOTED = re.compile(rf"(?<!\w)[{_QUOTE_OPEN}]([A-Za-z_]\w*)[{_QUOTE_CLOSE}](?!\w)")
 # An opening that says where X may be written, not what it does: '"grind" may only occur inside a "mill" block'
 RESTRICTION = re.compile(r"\b(?:may|must|can)(?:\s+not|not|n't)?\s+(?:only\s+)?(?:occur|appear|be used|be written|"
@@ -77,8 +77,8 @@ def keyword_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLike | No
         return None
     readable = [s for s in ranked if _readable(s) and not third_party(s.line.source)]
     subject = keywords[0]
-    # of the pages about it, the one whose title names most of the keywords asked about ("the else clause of a mill
-    # statement": the mill statement's page section on its else clause)
+    # of the pages about it, the one whose title names most of the keywords asked about ("the then clause of a mill
+    # statement": the mill statement's page section on its then clause)
     pages = [s for s in readable if own_page(s.line.source["title"], subject)]
     if pages:
         order = unique(_page_key(s) for s in pages)  # pages in the order they first rank

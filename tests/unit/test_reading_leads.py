@@ -133,7 +133,7 @@ def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     assert asks_when_code_runs("What does mill.grind return?")
     assert not asks_when_code_runs("What does the Harrow mill's owner do for a living?")
     assert asks_when_code_runs("What are __hooks__ for?")
-    assert asks_when_code_runs("What is the else clause of a grind statement used for?")
+    assert asks_when_code_runs("What is the then clause of a grind statement used for?")
     assert not asks_when_code_runs("What is the Harrow mill known for?")
     sources = [page(7, "Mill customization", "Mill objects have special methods. The __close__ method is called "
                     "after the last sack is filled and the stones stop. It must return None.")]
@@ -174,14 +174,14 @@ def test_a_special_methods_entry_that_ends_its_passage_is_described_by_the_next_
 
 def test_a_keyword_named_as_such_is_the_subject_even_when_it_is_a_function_word():
     from satiate.engine.reading.keywords import named_keywords
-    assert named_keywords("What does the is operator test?") == ["is"]
-    assert named_keywords("When is the else clause of a while loop run?") == ["else", "while"]
-    assert named_keywords("What does `with` do?") == ["with"]
-    assert named_keywords("What does the 'in' test check?") == ["in"]
+    assert named_keywords("What does the upon operator test?") == ["upon"]
+    assert named_keywords("When is the then clause of a until loop run?") == ["then", "until"]
+    assert named_keywords("What does `via` do?") == ["via"]
+    assert named_keywords("What does the 'upon' test check?") == ["upon"]
     assert named_keywords("Who founded the Harrow mill?") == []
     sources = [page(12, "Mill reference: Comparisons", "Values are compared by the mill's rules. The operators "
-                    "\"is\" and \"is not\" test for a sack's identity. The operator \"in\" tests for membership.")]
-    assert lead_text("What does the is operator test?", sources).startswith('The operators "is" and "is not" test')
+                    "\"upon\" and \"not upon\" test for a sack's place. The operator \"via\" tests for a route.")]
+    assert lead_text("What does the upon operator test?", sources).startswith('The operators "upon" and "not upon"')
 
 
 def test_a_keywords_own_page_leads_past_an_opening_that_only_says_where_it_may_be_written():
