@@ -689,8 +689,13 @@ VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\
 def description_lead(question: str, sources: list[SourceRecord], ranked: list[Scored]) -> Scored | str:
     """The sentence an explanation opens with, or why there is none.
 
-    A page about the question's subject (its subject's words all in the question) opens with what its subject is,
-    so when one speaks to the question at all, its earliest sentence that does (in its first passage, for a page
+    First the leads the reading layer knows by the question's shape: a named special method's entry, a named
+    member's entry, the page that does a how-to task, a keyword named as such (``reading.keywords``), the sentence
+    that defines the phrase a definition question asks about (``reading.definitions``). A third-party package's
+    description never leads unless the question names the package.
+
+    Then: a page about the question's subject (its subject's words all in the question) opens with what its subject
+    is, so when one speaks to the question at all, its earliest sentence that does (in its first passage, for a page
     indexed as several) leads ("functools.lru_cache(...):
     Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
     explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
