@@ -19,8 +19,10 @@ from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.definitions import definition_lead
+from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
-from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead
+from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import (
     AUXILIARIES,
     LEADING_NOISE,
@@ -687,8 +689,13 @@ VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\
 def description_lead(question: str, sources: list[SourceRecord], ranked: list[Scored]) -> Scored | str:
     """The sentence an explanation opens with, or why there is none.
 
-    A page about the question's subject (its subject's words all in the question) opens with what its subject is,
-    so when one speaks to the question at all, its earliest sentence that does (in its first passage, for a page
+    First the leads the reading layer knows by the question's shape: a named special method's entry, a named
+    member's entry, the page that does a how-to task, a keyword named as such (``reading.keywords``), the sentence
+    that defines the phrase a definition question asks about (``reading.definitions``). A third-party package's
+    description never leads unless the question names the package.
+
+    Then: a page about the question's subject (its subject's words all in the question) opens with what its subject
+    is, so when one speaks to the question at all, its earliest sentence that does (in its first passage, for a page
     indexed as several) leads ("functools.lru_cache(...):
     Least-recently-used cache decorator."), a version note ("Changed in version 3.10: ...") aside. Otherwise the
     explanation must be about what the question names: its rarest word among the sources read ("walrus" in "what does
@@ -697,8 +704,9 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     "%" operator) and there is no lead.
     """
     question_terms = stems(question)
-    relevant = [s for s in ranked if s.score > 0]
-    chosen = special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
+    relevant = [s for s in ranked if s.score > 0 and not unasked_third_party(question, s.line.source)]
+    chosen = (special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
+              or keyword_lead(question, ranked) or definition_lead(question, ranked))
     if chosen is not None:
         return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]

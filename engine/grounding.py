@@ -33,11 +33,17 @@ class GateResult:
         return len(self.claims)
 
 
+WINDOW_SENTENCES = 3  # the most adjacent sentences one passage of support holds (a brief quotes runs of up to 3)
+
+
 def _windows(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
-    """Passages a claim may rest on: each sentence, and each two adjacent ones, with the sentences they hold."""
+    """Passages a claim may rest on: each sentence, and each run of two or three adjacent ones (a brief's claim may
+    quote such a run), with the sentences they hold; shorter passages first, so a tie goes to the tighter one."""
     passages = sentences(text)
-    windows: list[tuple[int, int, tuple[str, ...]]] = [(s.start, s.end, (s.text,)) for s in passages]
-    windows += [(a.start, b.end, (a.text, b.text)) for a, b in zip(passages, passages[1:])]
+    windows: list[tuple[int, int, tuple[str, ...]]] = []
+    for size in range(1, WINDOW_SENTENCES + 1):
+        windows += [(run[0].start, run[-1].end, tuple(s.text for s in run))
+                    for run in (passages[i:i + size] for i in range(len(passages) - size + 1))]
     return windows or [(0, len(text), (text,))]
 
 
@@ -54,7 +60,8 @@ def _overlaps(claim: str, text: str, title: str) -> list[tuple[SupportSpan, tupl
 
 
 def best_support(claim: str, text: str, title: str = "") -> SupportSpan | None:
-    """The passage of ``text`` (one sentence or two adjacent ones) that covers most of the claim's content words.
+    """The passage of ``text`` (one sentence or a run of up to three adjacent ones) that covers most of the claim's
+    content words.
 
     The page's title counts as part of every passage: "Its breakwater is 17 metres high" on the page "Harbor of
     Velmora" supports "Harbor of Velmora's breakwater is 17 metres high"."""
@@ -75,7 +82,9 @@ def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpa
             break
         if not numbers(claim) <= numbers(text[span["start"] : span["end"]]):
             continue
-        if role_problem(claim, [(sentence, title) for sentence in held]) is not None:
+        # a claim quoting a run of sentences is judged a sentence at a time: each gives its names their own parts
+        parts = [part.text for part in sentences(claim)] if len(held) > 1 else [claim]
+        if any(role_problem(part, [(sentence, title) for sentence in held]) is not None for part in parts or [claim]):
             continue
         span["source_id"] = source["id"]
         return span

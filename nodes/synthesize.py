@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
-from satiate.engine.answer import read_for, with_subject
+from satiate.engine.answer import Scored, read_for, with_subject
 from satiate.engine.grounding import gate_claims
 from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
 from satiate.engine.reading.coverage import not_covered
-from satiate.engine.reading.leads import named_summary
+from satiate.engine.reading.leads import entry_name, named_summary
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -120,25 +120,38 @@ def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRe
              max_claims: int = 1_000) -> SynthesisResponse:
     """An explanation written without a model, its claims rearranged as a brief (``engine.reading.brief``): the
     lead's run of sentences first (the answer's first paragraph), then runs from the other best pages; ``max_chars``
-    long and ``max_claims`` sentences at most."""
+    long and ``max_claims`` claims at most, each claim a few adjacent sentences of one page with its citation."""
     leading = [c for c in synthesis.claims if c.role == "answer"]
     if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
         return synthesis
     ranked = read_for(question, sources).ranked
     lead = next((s for s in ranked if leading[0].claim.endswith(with_subject(s.line.text, s.line.source["title"]))),
                 None)  # a how-to lead may carry its page's name in front ("sieve: Tool for sifting flour")
-    runs = brief_runs(question, ranked, max_chars, first=lead, max_lines=max_claims)
+    runs = brief_runs(question, ranked, max_chars, first=lead, max_claims=max_claims)
     if lead is None or not runs:
         return synthesis
-    claims = [leading[0]]
+    claims: list[ClaimDraft] = []
     for number, run in enumerate(runs):
-        for scored in run.lines:
-            if scored is lead:
-                continue
-            text = with_subject(scored.line.text, scored.line.source["title"])
-            claims.append(ClaimDraft(claim=text, source_ids=[scored.line.source["id"]],
+        for group in run.claims:
+            # the first sentence carries its page's subject ("Its teeth ..."); the next ones follow it as written
+            said = [leading[0].claim if group[0] is lead else opening(group[0]),
+                    *(scored.line.text for scored in group[1:])]
+            claims.append(ClaimDraft(claim=joined_sentences(said), source_ids=[group[0].line.source["id"]],
                                      role="answer" if number == 0 else "claim"))
     return synthesis.model_copy(update={"claims": claims})
+
+
+def opening(scored: Scored) -> str:
+    """A claim's first sentence as it stands alone: under an entry's heading it names the entry
+    ("object.__close__: Called after ..."), else a leading pronoun gets its page's subject."""
+    name = entry_name(scored)
+    return f"{name}: {scored.line.text}" if name else with_subject(scored.line.text, scored.line.source["title"])
+
+
+def joined_sentences(texts: list[str]) -> str:
+    """Sentences as one passage: each ends with its mark (a full stop added where a line had none)."""
+    return " ".join(text if text.rstrip().endswith((".", "!", "?")) else text.rstrip().rstrip(":;,") + "."
+                    for text in (t.strip() for t in texts) if text)
 
 
 def make_synthesize_node(deps: Dependencies) -> Callable[[ResearchState], SynthesizeUpdate]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from satiate.engine.answer import Reading, Scored, description_lead
+from satiate.engine.reading.keywords import SYNTAX_NOUN
 
 # "When is X called / run / executed / invoked / raised / evaluated ...", "when does X run"
 WHEN_RUNS = re.compile(
@@ -19,10 +20,17 @@ WHEN_RUNS = re.compile(
 WHAT_IT_DOES = re.compile(r"^\s*what\s+(?:does|do)\s+.{2,60}?\s+(?:test|check|return|yield|provide|represent|"
                           r"mean|specify|compute|compare)s?\s*\??\s*$", re.IGNORECASE)
 
+# "What are __hooks__ for?", "What is the then clause of a grind statement used for?": what a piece of code is for,
+# when the question writes code (an underscore, a dot, quotes) or names a keyword as such ("known for" asks otherwise)
+WHAT_IT_IS_FOR = re.compile(r"^\s*what\s+(?:is|are)\s+(.{2,80}?)\s+(?:used\s+)?for\s*\??\s*$", re.IGNORECASE)
+CODE_SHAPED = re.compile(rf"[_.`\"'“‘]\w|\b{SYNTAX_NOUN}\b", re.IGNORECASE)
+
 
 def asks_when_code_runs(question: str) -> bool:
-    """ "When is X called?" or "What does X test / return?": a question about code's behaviour."""
-    return WHEN_RUNS.match(question) is not None or WHAT_IT_DOES.match(question) is not None
+    """ "When is X called?", "What does X test / return?" or "What is X for?": a question about code's behaviour."""
+    purpose = WHAT_IT_IS_FOR.match(question)
+    return (WHEN_RUNS.match(question) is not None or WHAT_IT_DOES.match(question) is not None
+            or purpose is not None and CODE_SHAPED.search(purpose.group(1)) is not None)
 
 
 def behaviour_lead(question: str, reading: Reading, sources: list) -> Scored | None:

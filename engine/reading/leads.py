@@ -28,7 +28,7 @@ from satiate.tools.search.task_pages import (
     task_share,
     task_terms,
 )
-from satiate.tools.text import idf_weights, stem, stems
+from satiate.tools.text import SCAN_CHARS, idf_weights, sentences, stem, stems
 
 # How much of the task's weight the best page's name and summary must hold for it to lead.
 MIN_TASK_SHARE = 0.5
@@ -64,6 +64,15 @@ class PageOpening:
 
 def third_party(source: SourceRecord) -> bool:
     return any(host in (source.get("url") or "") for host in THIRD_PARTY_HOSTS)
+
+
+def unasked_third_party(question: str, source: SourceRecord) -> bool:
+    """An installed package's description the question does not name: it describes a third-party tool, not the
+    documentation's subject, so it never leads ("How do I grind rye?" is not answered by a package's blurb)."""
+    if not third_party(source):
+        return False
+    package = (source.get("title") or "").split(":", 1)[0].strip().lower()
+    return not package or package not in {w.lower() for w in re.findall(r"[\w.-]+", question)}
 
 
 def _chunk(source: SourceRecord) -> int:
@@ -130,6 +139,24 @@ def named_summary(name: str, summary: str) -> str:
     return summary if name.lower() in summary.lower() else f"{name}: {summary}"
 
 
+# An entry's heading line: a call signature or a dotted attribute ("object.__close__(self)", "object.__hooks__")
+ENTRY_LINE = re.compile(r"^([\w.]*\w)\([^()]*(?:\([^()]*\)[^()]*)*\)$|^(\w+(?:\.\w+)+)$")
+
+
+def entry_name(scored: ScoredLike) -> str | None:
+    """The name of the entry a sentence opens ("object.__close__" for the sentence under "object.__close__(self)"),
+    or None: a sentence under an entry's heading says what the entry does without naming it."""
+    text = scored.line.source.get("text", "")
+    found = sentences(text[:SCAN_CHARS])
+    at = scored.line.position
+    if not 0 < at < len(found):
+        return None
+    heading = ENTRY_LINE.match(found[at - 1].text)
+    if heading is None or text[found[at - 1].end:found[at].start].strip():
+        return None
+    return heading.group(1) or heading.group(2)
+
+
 ENTRY_GAP = 12  # characters between an entry's signature line and its first sentence (blank lines, an indent)
 DUNDER = re.compile(r"\b__[a-z][a-z0-9_]*__\b")
 
@@ -144,10 +171,27 @@ def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLi
             found = entry.search(text)
             if not found:
                 continue
-            same_page = [s for s in ranked if s.line.source is scored.line.source]
-            after = [(text.find(s.line.text, found.end()), s) for s in same_page]
+            # a sentence's offset, not its text, places it: a sentence read is its lines joined by single spaces
+            starts = [sentence.start for sentence in sentences(text[:SCAN_CHARS])]
+            same_page = [s for s in ranked if s.line.source is scored.line.source and s.line.position < len(starts)]
+            after = [(starts[s.line.position], s) for s in same_page]
             after = [(at, s) for at, s in after
                      if 0 <= at - found.end() <= ENTRY_GAP and not signature_only(s.line.text)]
             if after:
                 return min(after, key=lambda pair: pair[0])[1]
+            if not text[found.end():].strip():  # the entry ends its passage: its description opens the next one
+                opening = _next_chunk_opening(scored.line.source, ranked)
+                if opening is not None:
+                    return opening
     return None
+
+
+def _next_chunk_opening(source: SourceRecord, ranked: Sequence[ScoredLike]) -> ScoredLike | None:
+    """The first readable sentence of the passage after ``source`` on the same page ("doc#p2" after "doc#p1")."""
+    match = re.search(r"#p(\d+)$", source.get("doc_id") or "")
+    if match is None:
+        return None
+    following = f"{source['doc_id'][:match.start()]}#p{int(match.group(1)) + 1}"
+    opening = sorted((s for s in ranked if s.line.source.get("doc_id") == following
+                      and not signature_only(s.line.text)), key=lambda s: s.line.position)
+    return opening[0] if opening and opening[0].line.position <= 1 else None

@@ -105,3 +105,14 @@ def test_the_sentence_check_reads_roles_with_the_title_label_the_model_was_shown
     family = ["Bo Wren: Bo Wren was the daughter of the late mayor Ada Wren."]
     assert sentence_support_problem("Ada Wren was the daughter of the late mayor Ada Wren.", family, 0.6) is not None
     assert sentence_support_problem("Bo Wren was the daughter of the late mayor Ada Wren.", family, 0.6) is None
+
+
+def test_a_claim_quoting_a_run_of_sentences_is_role_checked_a_sentence_at_a_time():
+    from satiate.engine.grounding import supports
+    from satiate.tools.text import sentences
+    text = ("sack.fill(pathname, *, root_dir=None, dir_fd=None, recursive=False): Return a list of paths matching a "
+            "pathname pattern.\n\nThe pattern may contain simple shell-style wildcards a la sieve. Unlike sieve, sacks "
+            "starting with a dot are special cases that are not matched by '*' and '?' patterns by default.")
+    claim = " ".join(s.text for s in sentences(text))  # read as one sentence, "None" would seem to act
+    span = supports(claim, {"id": "S1", "title": "Python stdlib: sack.fill", "text": text}, 0.6)
+    assert span is not None and span["end"] == len(text)

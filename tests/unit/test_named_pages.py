@@ -21,6 +21,11 @@ PAGES = [
             "harbor.dock(ship): Tie up a ship at the quay of the harbor."),
     Passage("stdlib:lantern#p1", "Python built-in: lantern", "u3", "lantern(x): Light a lantern over x."),
     Passage("stdlib:lantern#p2", "Python built-in: lantern", "u3", "lantern.dim(level): Dim the lantern to level."),
+    Passage("lang:custom#p1", "Mill reference: Basic customization", "u4",
+            "The __close__ hook is mentioned here.\n\nobject.__open__(self)\n\n   Called before the first sack."
+            "\n\nobject.__close__(self)"),
+    Passage("lang:custom#p2", "Mill reference: Basic customization", "u4",
+            "   Called after the last sack is filled.\n\nobject.__weigh__(self)\n\n   Called to weigh a sack."),
 ]
 
 
@@ -58,3 +63,11 @@ def test_names_with_no_page_pin_nothing(index_path, tmp_path):
     assert named_pages(index_path, "What does harbor.sail do?") == []
     assert [hit.doc_id for hit in named_pages(index_path, "What is the harbor module?")] == ["stdlib:harbor"]
     assert named_pages(tmp_path / "missing.sqlite", "What does harbor.dock do?") == []
+
+
+def test_a_special_method_pins_the_passage_of_its_entry_and_the_next_when_the_entry_ends_it(index_path):
+    assert [hit.doc_id for hit in named_pages(index_path, "When is __weigh__ called?")] == ["lang:custom#p2"]
+    assert [hit.doc_id for hit in named_pages(index_path, "What does the __open__ method do?")] == ["lang:custom#p1"]
+    assert [hit.doc_id for hit in named_pages(index_path, "When is __close__ called?")] == ["lang:custom#p1",
+                                                                                           "lang:custom#p2"]
+    assert named_pages(index_path, "When is __sail__ called?") == []

@@ -132,6 +132,9 @@ def test_when_code_runs_is_answered_by_the_sentence_that_says_when():
     assert asks_when_code_runs("What does the within operator test?")
     assert asks_when_code_runs("What does mill.grind return?")
     assert not asks_when_code_runs("What does the Harrow mill's owner do for a living?")
+    assert asks_when_code_runs("What are __hooks__ for?")
+    assert asks_when_code_runs("What is the then clause of a grind statement used for?")
+    assert not asks_when_code_runs("What is the Harrow mill known for?")
     sources = [page(7, "Mill customization", "Mill objects have special methods. The __close__ method is called "
                     "after the last sack is filled and the stones stop. It must return None.")]
     question = "When is the __close__ method called?"
@@ -151,3 +154,81 @@ def test_a_named_special_method_leads_with_the_first_sentence_of_its_own_entry()
                     "Called before the first sack; __close__ is never called twice.")]
     assert lead_text("What does the __close__ method do?", sources).startswith("Called after the last sack")
     assert lead_text("When is __open__ called?", sources).startswith("Called before the first sack")
+
+
+def test_a_special_methods_entry_is_found_when_its_first_sentence_runs_over_several_lines():
+    sources = [page(9, "Mill customization", "Mill objects have special methods.\n\nobject.__close__(self)\n\n"
+                    "   Called after the last sack is filled\n   and the stones stop.\n\nobject.__open__(self)\n\n"
+                    "   Called before the first sack.")]
+    assert lead_text("When is the __close__ method called?", sources).startswith(
+        "Called after the last sack is filled and the stones stop")
+
+
+def test_a_special_methods_entry_that_ends_its_passage_is_described_by_the_next_passage():
+    first = {**page(10, "Mill customization", "Mill objects have special methods.\n\nobject.__close__(self)"),
+             "doc_id": "mill:custom#p1"}
+    second = {**page(11, "Mill customization", "   Called after the last sack is filled.\n\nobject.__open__(self)"),
+              "doc_id": "mill:custom#p2"}
+    assert lead_text("When is the __close__ method called?", [first, second]).startswith("Called after the last sack")
+
+
+def test_a_keyword_named_as_such_is_the_subject_even_when_it_is_a_function_word():
+    from satiate.engine.reading.keywords import named_keywords
+    assert named_keywords("What does the upon operator test?") == ["upon"]
+    assert named_keywords("When is the then clause of a until loop run?") == ["then", "until"]
+    assert named_keywords("What does `via` do?") == ["via"]
+    assert named_keywords("What does the 'upon' test check?") == ["upon"]
+    assert named_keywords("Who founded the Harrow mill?") == []
+    sources = [page(12, "Mill reference: Comparisons", "Values are compared by the mill's rules. The operators "
+                    "\"upon\" and \"not upon\" test for a sack's place. The operator \"via\" tests for a route.")]
+    assert lead_text("What does the upon operator test?", sources).startswith('The operators "upon" and "not upon"')
+
+
+def test_a_keywords_own_page_leads_past_an_opening_that_only_says_where_it_may_be_written():
+    sources = [page(13, "Mill reference: Grind expressions", "Grinding is done in many places."),
+               page(14, 'Mill reference: The "stop" statement',
+                    'stop_stmt ::= "stop"\n\n"stop" may only occur nested in a "grind" block.\n\nIt halts the '
+                    'nearest turning wheel.\n\nIn a sifting block, the "stop" statement empties the sieve first.')]
+    assert lead_text("What does the stop statement do?", sources).startswith("It halts the nearest turning wheel")
+    # words beyond the page's name pick the sentence that speaks to them
+    assert lead_text("What does a stop statement inside a sifting block do?", sources).startswith("In a sifting block")
+    # a page named by the keyword and a syntax noun is its own page too
+    assert lead_text("What does a grind expression do?", sources).startswith("Grinding is done")
+
+
+def test_a_definition_question_is_led_by_the_sentence_that_defines_its_phrase_either_way_round():
+    from satiate.engine.reading.definitions import defined_phrase
+    assert defined_phrase("What is a seed grain?") == ["seed", "grain"]
+    assert defined_phrase("What is a grain?") == [] and defined_phrase("What is the seed grain of the mill?") == []
+    sources = [page(15, "Mill reference: Grains", "Grains are what a mill grinds. A grain kept back for sowing in "
+                    "spring is a *seed grain*; see Sowing.")]
+    assert lead_text("What is a seed grain?", sources).startswith("A grain kept back for sowing")
+    sources = [page(16, "Mill reference: Grains", "Grains are what a mill grinds. Seed grains (or sowing grains) are "
+                    "grains kept back for sowing.")]
+    assert lead_text("What are seed grains?", sources).startswith("Seed grains (or sowing grains) are")
+
+
+def test_a_third_party_description_leads_only_when_the_question_names_its_package():
+    pypi = page(20, "quernlib: stone tools", "Quernlib grinds the stone to the greatest fineness possible.",
+                url="https://pypi.org/project/quernlib/")
+    mill = page(21, "Mill reference: Stones", "A stone of the greatest weight is set below. Stones are cut from rock.")
+    assert lead_text("How do I find the greatest stone?", [pypi, mill]).startswith("A stone of the greatest weight")
+    assert lead_text("How does quernlib grind?", [pypi, mill]).startswith("Quernlib grinds")
+
+
+def test_a_brief_reads_the_other_sections_of_the_leads_reference_page_next_and_skips_a_bare_introduction():
+    sources = [
+        {**page(30, "Mill reference: The grind statement", "The grind statement turns the stones. The syntax of a "
+                "grind is:\n\ngrind_stmt ::= 'grind' target\n\nA grind ends when the hopper is empty."), "doc_id": "g"},
+        {**page(31, "Mill reference: Stones", "Grind stones wear down with each grind statement, so every grind "
+                "statement costs stone."), "doc_id": "s"},
+        {**page(32, "Mill reference: The grind statement — stop clause", "The stop clause of a grind halts the "
+                "stones."), "doc_id": "g/1"},
+    ]
+    question = "How does the grind statement work?"
+    reading = read_for(question, sources)
+    lead = next(s for s in reading.ranked if s.line.text.startswith("The grind statement turns"))
+    runs = brief_runs(question, reading.ranked, 1000, first=lead)
+    assert [run.page for run in runs] == ["g", "g/1", "s"]
+    assert [s.line.text for s in runs[0].lines] == ["The grind statement turns the stones.",
+                                                     "A grind ends when the hopper is empty."]

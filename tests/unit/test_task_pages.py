@@ -21,6 +21,7 @@ PAGES = [
             "mill.weigh(sack): weigh(sack) --> weight\n\nReturn the weight of a sack in pounds."),
     Passage("pypi:sackpro", "sackpro: sack tools", "https://pypi.org/project/sackpro/",
             "sackpro copies sacks faster than anything else, copy sack copy sack."),
+    Passage("stdlib:mill.mgr", "Python stdlib: mill.mgr", "u5", "mill.mgr(*carts): Miller grain ration of the carts."),
 ]
 
 
@@ -64,3 +65,12 @@ def test_a_howto_lead_shows_the_tool_by_name_unless_its_summary_names_it():
     assert named_summary("sieve", "Tool for sifting flour.") == "sieve: Tool for sifting flour."
     named = "mill.sackcopy(src, dst): Copy a sack."
     assert named_summary("mill.sackcopy", named) == named
+
+
+def test_a_name_that_spells_the_task_by_its_initials_holds_it(index_path: Path):
+    from satiate.tools.search.task_pages import initials_in_name
+    assert initials_in_name(["work", "miller", "grain", "ration"], frozenset({"mill", "mgr"})) == {
+        "miller": "mgr", "grain": "mgr", "ration": "mgr"}
+    assert initials_in_name(["grain", "miller"], frozenset({"mgr"})) == {}  # the order the question says them
+    found = [hit.doc_id for hit in task_pages(index_path, "How do I find the miller grain ration of two carts?")]
+    assert found[:1] == ["stdlib:mill.mgr"]

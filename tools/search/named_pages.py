@@ -23,6 +23,8 @@ _MODULE = re.compile(r"\bthe\s+`?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)`?\s+(?:module
 _FILE_SUFFIXES = frozenset({"py", "txt", "json", "csv", "cfg", "ini", "toml", "yaml", "yml", "md", "html", "xml",
                             "zip", "gz", "tar", "log", "exe", "com", "org", "net", "io"})
 PREFIX = "stdlib:"
+# A special method as code names it ("__close__"): its entry ("object.__close__(self)") sits inside a page about many
+_SPECIAL = re.compile(r"(?<!\w)(__[a-z][a-z0-9_]*__)(?!\w)")
 
 
 def named_objects(question: str) -> list[str]:
@@ -58,6 +60,24 @@ def _method_passage(connection: sqlite3.Connection, name: str) -> list[tuple[str
                  (f"{PREFIX}{owner}.%", f"{PREFIX}{owner}.%.%", f".{member}("))
 
 
+def _special_entry(connection: sqlite3.Connection, name: str) -> list[tuple[str, str, str, str]]:
+    """The passage holding a special method's own entry ("object.__close__(self)" at a line's start), and the passage
+    after it when the entry ends its passage (its description then opens the next one)."""
+    found = _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE instr(text, ?) > 0 ORDER BY id",
+                  (f"object.{name}(",))
+    for doc_id, title, url, text in found:
+        entry = re.search(rf"(?m)^[ \t]*object\.{re.escape(name)}\(.*$", text)
+        if entry is None:
+            continue
+        rows = [(doc_id, title, url, text)]
+        chunk = re.search(r"#p(\d+)$", doc_id)
+        if chunk and not text[entry.end():].strip():
+            rows += _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE doc_id = ?",
+                          (f"{doc_id[:chunk.start()]}#p{int(chunk.group(1)) + 1}",))
+        return rows
+    return []
+
+
 def _from_member(body: str, name: str) -> str:
     """A class page's passage cut to start at the member's own entry, so its first sentence is the member's."""
     member = name.rsplit(".", 1)[-1]
@@ -66,12 +86,17 @@ def _from_member(body: str, name: str) -> str:
 
 
 def named_pages(index_path: Path, question: str) -> list[RawHit]:
-    """The own page of each object ``question`` names, in the order named; names with no page are skipped."""
+    """The entry of each special method ``question`` names, then the own page of each object it names, in the order
+    named; names with no page are skipped."""
     names = named_objects(question)
-    if not names or not index_path.is_file():
+    special = list(dict.fromkeys(_SPECIAL.findall(question)))
+    if not (names or special) or not index_path.is_file():
         return []
     hits: list[RawHit] = []
     with closing(sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=30)) as connection:
+        for name in special:
+            hits += [RawHit(doc_id=doc_id, title=title, url=url, body=text)
+                     for doc_id, title, url, text in _special_entry(connection, name)]
         for name in names:
             rows = _own_page(connection, name)
             method = not rows and "." in name

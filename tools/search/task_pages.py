@@ -32,6 +32,7 @@ MODULE_TITLE = re.compile(r"^([\w.]+) module(?: — .*)?$")
 THIRD_PARTY_HOSTS = ("pypi.org/project/",)  # an installed package's description, not Python's documentation
 NAME_WEIGHT, SUMMARY_WEIGHT = 1.0, 0.8
 EXTRA_NAME_PART_COST = 0.05  # per part of a name that no task word asks for ("copy_file_range": "range")
+MIN_INITIALS, MAX_INITIALS = 3, 4  # a name part this long may spell task words by their initials ("gcd")
 LETTERS_PER_PART = 5  # letters of a joined-up name no task word asks for ("sackcopyall": "all") cost a part per 5
 MIN_TASK_SHARE = 0.6  # of the task words, the share a page's name and summary must hold to be brought
 TASK_PAGES = 3  # pages brought for one how-to question at most
@@ -73,19 +74,38 @@ def _holds(part: str, term: str) -> bool:
     return stem(part) == term_stem or any(len(form) >= 4 and form in part for form in (term, term_stem))
 
 
+def initials_in_name(terms: list[str], parts: frozenset[str]) -> dict[str, str]:
+    """Task words a name part spells by their initials, in the question's order: "mgr" holds "miller", "grain" and
+    "ration" of "How do I compute the miller grain ration?" (term -> the part that holds it)."""
+    held: dict[str, str] = {}
+    for part in parts:
+        if not MIN_INITIALS <= len(part) <= MAX_INITIALS or not part.isalpha():
+            continue
+        for start in range(len(terms) - len(part) + 1):
+            run = terms[start:start + len(part)]
+            if "".join(t[0] for t in run) == part:
+                held.update({t: part for t in run})
+    return held
+
+
 def task_share(terms: list[str], weights: dict[str, float], parts: frozenset[str], summary: set[str]) -> float:
     """How much of the task a name and a summary hold (0-1), less a little for each name part nobody asked for."""
     total = sum(weights[t] for t in terms) or 1.0
     held = 0.0
     asked: set[str] = set()
+    initials = initials_in_name(terms, parts)
     for term in terms:
-        if in_name(term, parts):
+        if term in initials:
+            held += NAME_WEIGHT * weights[term]
+            asked.add(initials[term])
+        elif in_name(term, parts):
             held += NAME_WEIGHT * weights[term]
             asked |= {p for p in parts if _holds(p, term)}
         elif stem(term) in summary:
             held += SUMMARY_WEIGHT * weights[term]
     extra_parts = max(0, len(parts - asked) - 1)  # the module's own name is no extra part
-    leftover = sum(len(part) for part in asked) - sum(len(t) for t in terms if any(_holds(p, t) for p in asked))
+    leftover = sum(len(part) for part in asked - set(initials.values())) - sum(
+        len(t) for t in terms if t not in initials and any(_holds(p, t) for p in asked))
     return held / total - EXTRA_NAME_PART_COST * (extra_parts + max(0, leftover) / LETTERS_PER_PART)
 
 
@@ -129,7 +149,8 @@ def task_pages(index_path: Path, question: str, limit: int = TASK_PAGES) -> list
     weights = {t: 1.0 for t in terms}
     scored = []
     for entry in catalogue(index_path, index_path.stat().st_mtime):
-        if not (entry.parts & {t for t in terms} or any(in_name(t, entry.parts) for t in terms)):
+        if not (entry.parts & set(terms) or any(in_name(t, entry.parts) for t in terms)
+                or initials_in_name(terms, entry.parts)):
             continue  # the name must hold part of the task
         share = task_share(terms, weights, entry.parts, set(entry.summary))
         if share >= MIN_TASK_SHARE:
