@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
-from satiate.engine.answer import Scored, read_for, with_subject
+from satiate.engine.answer import read_for, with_subject
 from satiate.engine.grounding import gate_claims
 from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
 from satiate.engine.reading.commitment import Chain, assess
 from satiate.engine.reading.coverage import not_covered
-from satiate.engine.reading.leads import entry_name, named_summary
+from satiate.engine.reading.leads import ScoredLike, entry_name, named_summary
 from satiate.nodes.common import (
     Dependencies,
     decision_update,
@@ -141,7 +141,7 @@ def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRe
     return synthesis.model_copy(update={"claims": claims})
 
 
-def opening(scored: Scored) -> str:
+def opening(scored: ScoredLike) -> str:
     """A claim's first sentence as it stands alone: under an entry's heading it names the entry
     ("object.__close__: Called after ..."), else a leading pronoun gets its page's subject."""
     name = entry_name(scored)

@@ -188,10 +188,11 @@ def special_method_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLi
 
 def _next_chunk_opening(source: SourceRecord, ranked: Sequence[ScoredLike]) -> ScoredLike | None:
     """The first readable sentence of the passage after ``source`` on the same page ("doc#p2" after "doc#p1")."""
-    match = re.search(r"#p(\d+)$", source.get("doc_id") or "")
+    doc_id = source.get("doc_id") or ""
+    match = re.search(r"#p(\d+)$", doc_id)
     if match is None:
         return None
-    following = f"{source['doc_id'][:match.start()]}#p{int(match.group(1)) + 1}"
+    following = f"{doc_id[:match.start()]}#p{int(match.group(1)) + 1}"
     opening = sorted((s for s in ranked if s.line.source.get("doc_id") == following
                       and not signature_only(s.line.text)), key=lambda s: s.line.position)
     return opening[0] if opening and opening[0].line.position <= 1 else None
