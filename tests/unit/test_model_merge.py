@@ -74,14 +74,19 @@ def test_merging_keeps_the_leads_answer_and_adds_only_claims_that_say_something_
                                                           (FOUNDED.claim, "claim"), (LANTERNS.claim, "claim")]
 
 
-def test_the_better_supported_synthesis_leads_and_the_model_leads_on_a_tie() -> None:
+def test_the_better_supported_synthesis_leads_and_the_deterministic_one_leads_on_a_tie() -> None:
     model = SynthesisResponse(answer_kind="place", claims=[LANTERNS])
     found = SynthesisResponse(short_answer="Harrowgate", answer_kind="place", claims=[FOUNDED, BORN])
     merged, model_leads = lead_and_merge(model, found, QUESTION, SOURCES, max_claims=8)
     assert not model_leads and merged.short_answer == "Harrowgate"
     assert [c.claim for c in merged.claims] == [FOUNDED.claim, BORN.claim, LANTERNS.claim]
-    same, model_leads = lead_and_merge(found, found.model_copy(deep=True), QUESTION, SOURCES, max_claims=8)
-    assert model_leads and same.claims == found.claims
+    tied = SynthesisResponse(short_answer="Harrowgate", answer_kind="place", claims=[FOUNDED, BORN, LANTERNS])
+    assert synthesis_score(tied, QUESTION, SOURCES)[:2] == synthesis_score(found, QUESTION, SOURCES)[:2]
+    merged, model_leads = lead_and_merge(tied, found, QUESTION, SOURCES, max_claims=8)
+    assert not model_leads and [c.role for c in merged.claims] == ["hop", "answer", "claim"]
+    unanswered = found.model_copy(update={"short_answer": None})  # now the model's answer is the better supported
+    merged, model_leads = lead_and_merge(tied, unanswered, QUESTION, SOURCES, max_claims=8)
+    assert model_leads and [c.claim for c in merged.claims] == [FOUNDED.claim, BORN.claim, LANTERNS.claim]
 
 
 WORKSHOP = claim("Tomas Velde opened a workshop on the quay of the bay.", "S2")
