@@ -7,7 +7,9 @@ synthesis, recorded as a fallback. A kept answer is merged with the deterministi
 leading (``engine.model_merge``; a model answer with no short answer led by the deterministic one is recorded), and
 the run keeps its best synthesis, not its last. The same evidence as the run's last model answer -> that answer
 again, without a call. Too little time left for a call -> the run's best answer if there is one, else the
-deterministic synthesis of what was read; either way the error log says so.
+deterministic synthesis of what was read; either way the error log says so. With ``model_profile='small'`` a run
+makes at most ``small_model_calls`` calls (re-asks included), each a compact one; once they are spent, each
+synthesis merges the run's last usable model answer with its own deterministic one, without a call.
 """
 
 from __future__ import annotations
