@@ -68,6 +68,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("model_reanchored", "re-anchored", "model claims moved from the sentence they cited to the shown sentence "
            "that supports them, mean per question (counted in kept when they then passed)", 2),
     Metric("model_s_call", "s/call", "seconds a model call took, mean over the question's calls (model runs only)", 1),
+    Metric("model_skipped", "no call", "syntheses that made no model call because not even a short one fitted the "
+           "time left, mean per question (model runs only)", 2),
 )
 METRIC_NAMES = tuple(m.name for m in METRICS)
 ANSWER_METRICS = ("answered", "answer_found", "first_found", "short_em", "short_f1", "bold", "bold_right",
@@ -127,6 +129,7 @@ def run_metrics(record: dict, question: Question, kstar: int, bm25_same_k: float
         "model_kept": record.get("model_kept"),
         "model_reanchored": record["model"]["model_claims_reanchored"] if "model" in record else None,
         "model_s_call": (record["model"]["model_seconds_per_call"] or None) if "model" in record else None,
+        "model_skipped": record["model"].get("model_calls_skipped") if "model" in record else None,
     }
     return metrics
 

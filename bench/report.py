@@ -12,7 +12,8 @@ from bench.metrics import METRICS
 TABLE_METRICS = ("recall", "all_gold", "recall_kstar", "bm25_same_k", "seen_recall", "cited_recall", "passages",
                  "searches", "search_rounds", "saturated_rounds", "cycles", "model_calls", "tokens", "wall_s",
                  "answered", "answer_found", "first_found", "short_em", "short_f1", "bold", "bold_right",
-                 "bold_wrong", "abstained", "model_kept", "model_reanchored", "model_s_call")
+                 "bold_wrong", "abstained", "model_kept", "model_reanchored", "model_s_call",
+                 "model_skipped")
 HALF_METRICS = ("recall", "first_found", "short_em", "short_f1")
 CURVE_ROWS = 0.1  # the printed risk-coverage table shows every tenth of the confidence scale
 

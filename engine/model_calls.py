@@ -78,6 +78,7 @@ class ModelDecision(Decision[T]):
     answers_rescued: int = 0  # short answers kept as the shown sentence stating them after their claim was cut
     example_echoes: int = 0
     earlier_kept: int = 0  # syntheses where the run's earlier, better-supported answer was kept over the new one
+    calls_skipped: int = 0  # syntheses that made no call because not even a short one fitted the time left
 
     def counters(self) -> dict[str, int]:
         return {**super().counters(), "model_repairs": self.repairs, "prompt_truncations": self.truncations,
@@ -85,7 +86,8 @@ class ModelDecision(Decision[T]):
                 "model_call_ms": self.call_ms, "model_claims": self.claims_written,
                 "model_claims_kept": self.claims_kept, "model_claims_cut": self.claims_cut,
                 "model_claims_reanchored": self.claims_reanchored, "model_answers_rescued": self.answers_rescued,
-                "model_example_echoes": self.example_echoes, "model_earlier_answer_kept": self.earlier_kept}
+                "model_example_echoes": self.example_echoes, "model_earlier_answer_kept": self.earlier_kept,
+                "model_calls_skipped": self.calls_skipped}
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,7 @@ def build_model_engine(settings: Settings, *, metrics: PrometheusExporter | None
     asked = SMALL_PROFILE_ROLES if settings.model_profile == "small" else ROLES
     local = [role for role in asked if (spec := resolved.get(role)) is not None and spec.provider == "gguf"]
     if settings.model_warm_up and local:  # an in-process model: its speed is measured before any run's clock starts
-        notices += warm_up(engine, local)
+        notices += warm_up(engine, local, settings.max_execution_time_s)
     engine.notice = "; ".join(notices) or None
     return engine
 

@@ -2,12 +2,14 @@
 
 A run's clock (its time budget starts at its first plan), the tokens its calls spent (the state's meter holds them
 only once the node that made them returns), the evidence its last model answer came from with that answer (the same
-sentences are not asked about twice), and its best answer (kept over a worse later one; with no time left, it is the
-answer). One engine serves every run of a process with the same settings (``graph/deps.py``), so this memory is
-keyed by the run: its thread (every server and CLI run has one; a resumed run keeps it), with the question and seed,
-since a thread can be asked a new question. A graph compiled without a checkpointer has no thread: its runs are told
-apart by question and seed only. The memory is bounded: the runs least recently used are forgotten first (a
-forgotten run's clock restarts at its next call, the behaviour of a run resumed in another process).
+sentences are not asked about twice), its best answer (kept over a worse later one; with no time left, it is the
+answer), and how many synthesis calls it made with the model's own last usable answer (a small-profile run makes
+few calls and merges that answer into each later synthesis). One engine serves every run of a process with the same
+settings (``graph/deps.py``), so this memory is keyed by the run: its thread (every server and CLI run has one; a
+resumed run keeps it), with the question and seed, since a thread can be asked a new question. A graph compiled
+without a checkpointer has no thread: its runs are told apart by question and seed only. The memory is bounded: the
+runs least recently used are forgotten first (a forgotten run's clock restarts at its next call, the behaviour of a
+run resumed in another process).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class ModelRun:
     tokens: int = 0
     last_answer: EvidenceAnswer | None = None
     best_answer: SynthesisResponse | None = None  # the best-supported synthesis so far (engine.model_merge)
+    synthesis_calls: int = 0  # model calls the run's syntheses made, re-asks included
+    model_answer: SynthesisResponse | None = None  # the model's last usable answer, its claims checked, unmerged
 
 
 def run_key(view: ResearchView) -> RunKey:
@@ -93,3 +97,19 @@ class ModelRuns:
     def remember_best(self, view: ResearchView, synthesis: SynthesisResponse) -> None:
         with self._lock:
             self._entry(view).best_answer = synthesis.model_copy(deep=True)
+
+    def synthesis_calls(self, view: ResearchView) -> int:
+        with self._lock:
+            return self._entry(view).synthesis_calls
+
+    def count_synthesis_calls(self, view: ResearchView, calls: int) -> None:
+        with self._lock:
+            self._entry(view).synthesis_calls += calls
+
+    def model_answer(self, view: ResearchView) -> SynthesisResponse | None:
+        with self._lock:
+            return self._entry(view).model_answer
+
+    def remember_model_answer(self, view: ResearchView, synthesis: SynthesisResponse) -> None:
+        with self._lock:
+            self._entry(view).model_answer = synthesis.model_copy(deep=True)

@@ -7,7 +7,9 @@ synthesis, recorded as a fallback. A kept answer is merged with the deterministi
 leading (``engine.model_merge``; a model answer with no short answer led by the deterministic one is recorded), and
 the run keeps its best synthesis, not its last. The same evidence as the run's last model answer -> that answer
 again, without a call. Too little time left for a call -> the run's best answer if there is one, else the
-deterministic synthesis of what was read; either way the error log says so.
+deterministic synthesis of what was read; either way the error log says so. With ``model_profile='small'`` a run
+makes at most ``small_model_calls`` calls (re-asks included), each a compact one; once they are spent, each
+synthesis merges the run's last usable model answer with its own deterministic one, without a call.
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ from satiate.tools.llm.structured import CallFailed, ModelReply, OutputInvalid, 
 # same nationality", once false) instead of restating the statements, and the checks cut all 8 such claims.
 SMALL_PROFILE_DETERMINISTIC_KINDS = frozenset({"yes_no", "choice"})
 # Sentences ranked for the synthesis prompt, per model profile; as many as fit the call's budget are shown. A small
-# model gets fewer: the gold answer's sentence was among the first 12 for 18 of the 19 benchmark questions whose
-# first 24 held it, and each sentence costs a CPU model about two seconds to read.
-EVIDENCE_RANKED = {"full": 24, "small": 12}
+# model gets one compact call: measured with a 1.5B model on one busy CPU core, the question and 6 sentences were 252
+# tokens read in 46 s, and 2 claims with the short answer 89 tokens written in 13 s (a 12-sentence call took twice
+# as long to read, and the deterministic chain already carries the sentences ranked lower).
+EVIDENCE_RANKED = {"full": 24, "small": 6}
 EVIDENCE_FLOOR = 3  # fewer sentences than this are not worth a model call
 SIMPLER_EVIDENCE = 6  # a re-ask of the synthesis shows at most this many sentences ...
 REASK_MAX_CLAIMS = 2  # ... and asks for at most this many claims: a re-ask must differ from the prompt that failed
@@ -56,7 +59,7 @@ REASK_MAX_CLAIMS = 2  # ... and asks for at most this many claims: a re-ask must
 # write a sentence there; measured with a 1.5B model: 6 of 39 short answers were sentences of more than 8 words).
 SHORT_ANSWER_PATTERN = r'^([^ "\\]{1,24}( [^ "\\]{1,24}){0,5})?$'
 MAX_CUT_RECORDS = 8  # model claims cut by the checks get an error record each, up to this many a synthesis
-MAX_PROMPT_CLAIMS = 4  # the most claims a synthesis prompt asks for (fewer when max_claims is lower)
+MAX_PROMPT_CLAIMS = {"full": 4, "small": 2}  # the most claims a synthesis prompt asks for (fewer if max_claims is)
 DEGRADED_PROMPT = f"\nNote: {DEGRADED_NOTE} Say so where it matters.\n"
 EVIDENCE_SHAPE = '{"claims": [{"evidence": ["E…"], "claim": "…"}], "short_answer": "…"}'
 
@@ -109,6 +112,50 @@ def cut_records(view: ResearchView, tally: ClaimTally) -> list[ErrorRecord]:
             for cut in tally.cut[:MAX_CUT_RECORDS]]
 
 
+def calls_left(caller: ModelCaller, view: ResearchView) -> int | None:
+    """Model calls the run's syntheses may still make; None for no limit (the full profile, or small_model_calls 0)."""
+    quota = view.settings.small_model_calls
+    if view.settings.model_profile != "small" or not quota:
+        return None
+    return max(0, quota - caller.runs.synthesis_calls(view))
+
+
+def merged_with_found(model: SynthesisResponse, found: SynthesisResponse,
+                      view: ResearchView) -> tuple[SynthesisResponse, bool]:
+    """The model's answer merged with the deterministic synthesis (``engine.model_merge``), with the deterministic
+    contradictions and open questions; and whether the model's answer leads."""
+    synthesis, model_leads = lead_and_merge(model, found, view.question, view.sources, view.settings.max_claims)
+    synthesis.contradictions = list(found.contradictions)
+    synthesis.open_questions = list(found.open_questions)
+    return synthesis, model_leads
+
+
+def best_of_run(caller: ModelCaller, view: ResearchView, decision: ModelDecision,
+                synthesis: SynthesisResponse) -> SynthesisResponse:
+    """This synthesis, or the run's earlier best when that is better supported (this one's new claims follow it); the
+    better is remembered as the run's best."""
+    earlier = caller.runs.best_answer(view)
+    if earlier is not None and (synthesis_score(earlier, view.question, view.sources)
+                                > synthesis_score(synthesis, view.question, view.sources)):
+        synthesis = merge_syntheses(earlier, synthesis, view.settings.max_claims)
+        decision.earlier_kept = 1
+    caller.runs.remember_best(view, synthesis)
+    return synthesis
+
+
+def without_a_call(caller: ModelCaller, view: ResearchView) -> Decision[SynthesisResponse]:
+    """The run's calls are spent: its model answer (if one was usable) merged with this synthesis's deterministic
+    one, no call made; else the deterministic synthesis (the failed call is on record already)."""
+    found = caller.fallback.synthesize(view)
+    model_answer = caller.runs.model_answer(view)
+    if model_answer is None:
+        return found
+    synthesis, _ = merged_with_found(model_answer, found.value, view)
+    decision = ModelDecision(synthesis, tokens=found.tokens, errors=list(found.errors))
+    decision.value = best_of_run(caller, view, decision, synthesis)
+    return decision
+
+
 def synthesize_with_model(caller: ModelCaller, view: ResearchView) -> Decision[SynthesisResponse]:
     """The synthesis of ``view``, written by ``caller``'s synthesizer where a model can add something."""
     if not view.sources:
@@ -123,6 +170,8 @@ def synthesize_with_model(caller: ModelCaller, view: ResearchView) -> Decision[S
     last = caller.runs.last_answer(view)
     if caller.models["synthesizer"] is not None and last is not None and last[0] == signature:
         return ModelDecision(last[1].model_copy(deep=True))  # the same sentences: the same answer, no call
+    if calls_left(caller, view) == 0 and caller.models["synthesizer"] is not None:
+        return without_a_call(caller, view)
     return ModelSynthesis(caller, view, kind, kind_words, ranked).decide(signature)
 
 
@@ -136,7 +185,8 @@ class ModelSynthesis:
         self.deterministic = functools.cache(lambda: caller.fallback.synthesize(view))
         self.shown: list[EvidenceItem] = []  # the sentences the latest prompt showed, by the ids the model cites
         self.tally = ClaimTally()
-        self.max_claims = min(view.settings.max_claims, MAX_PROMPT_CLAIMS)
+        self.max_claims = min(view.settings.max_claims, MAX_PROMPT_CLAIMS[view.settings.model_profile])
+        self.calls_left = calls_left(caller, view)
         self.template = load_prompt("synthesize")
         self.fixed = sum(len(m.content) for m in self.render([]))  # the prompt with its values but no sentence yet
 
@@ -181,7 +231,10 @@ class ModelSynthesis:
         shorter = len(self.shown) > SIMPLER_EVIDENCE or self.max_claims > REASK_MAX_CLAIMS
         simpler = self.render(self.shown[:SIMPLER_EVIDENCE], REASK_MAX_CLAIMS) if shorter else None
         reask = Reask(plan.reask.temperature, simpler, plan.reask.keep_going)
-        return call_structured(model, schema, prompt.messages, max_retries=self.caller.config.max_retries,
+        retries = self.caller.config.max_retries
+        if self.calls_left is not None:
+            retries = max(0, min(retries, self.calls_left - 1))
+        return call_structured(model, schema, prompt.messages, max_retries=retries,
                                refine=self.refine, config=self.caller.run_config("synthesize"), reask=reask,
                                observe=plan.observe)
 
@@ -191,9 +244,11 @@ class ModelSynthesis:
         if earlier is not None:
             record = self.caller.error_record("synthesize", self.view, failure, "the best answer of an earlier "
                                               "synthesis of this run is kept")
-            return ModelDecision(earlier.model_copy(deep=True), errors=[record])
-        return self.caller.fall_back("synthesize", self.view, self.deterministic, failure, calls=0, tokens=0,
-                                     outcome="the answer is the deterministic synthesis of what was read")
+            return ModelDecision(earlier.model_copy(deep=True), errors=[record], calls_skipped=1)
+        decision = self.caller.fall_back("synthesize", self.view, self.deterministic, failure, calls=0, tokens=0,
+                                         outcome="the answer is the deterministic synthesis of what was read")
+        decision.calls_skipped = 1
+        return decision
 
     def decide(self, signature: EvidenceSignature) -> Decision[SynthesisResponse]:
         own_text = len(self.template.system) + len(self.template.user)
@@ -202,6 +257,7 @@ class ModelSynthesis:
                                       on_no_time=self.out_of_time, floor_chars=floor)
         if not isinstance(decision, ModelDecision):
             return decision  # the synthesizer role is 'none': deterministic by choice
+        self.caller.runs.count_synthesis_calls(self.view, decision.model_calls)
         decision.claims_written, decision.claims_kept = self.tally.written, self.tally.kept
         decision.claims_cut, decision.claims_reanchored = len(self.tally.cut), self.tally.reanchored
         decision.example_echoes, decision.answers_rescued = self.tally.echoes, self.tally.rescued
@@ -209,31 +265,16 @@ class ModelSynthesis:
         if isinstance(decision.value, JudgedAnswer):
             decision.value = self.finish(decision, decision.value)
             self.caller.runs.remember_answer(self.view, signature, decision.value)
-        decision.value = self.best_of_run(decision, decision.value)
+        decision.value = best_of_run(self.caller, self.view, decision, decision.value)
         return decision
-
-    def best_of_run(self, decision: ModelDecision, synthesis: SynthesisResponse) -> SynthesisResponse:
-        """This synthesis, or the run's earlier best when that is better supported (this one's new claims follow
-        it); the better is remembered as the run's best."""
-        view = self.view
-        earlier = self.caller.runs.best_answer(view)
-        if earlier is not None and (synthesis_score(earlier, view.question, view.sources)
-                                    > synthesis_score(synthesis, view.question, view.sources)):
-            synthesis = merge_syntheses(earlier, synthesis, view.settings.max_claims)
-            decision.earlier_kept = 1
-        self.caller.runs.remember_best(view, synthesis)
-        return synthesis
 
     def finish(self, decision: ModelDecision, judged: JudgedAnswer) -> SynthesisResponse:
         """The kept answer merged with the deterministic synthesis (the better-supported one leads) and its
         contradictions and open questions; the deterministic answer leading a model answer that has no short answer
         is a fallback on record."""
         fallback_synthesis = self.deterministic().value
-        view = self.view
-        synthesis, model_leads = lead_and_merge(judged.synthesis, fallback_synthesis, view.question, view.sources,
-                                                view.settings.max_claims)
-        synthesis.contradictions = list(fallback_synthesis.contradictions)
-        synthesis.open_questions = list(fallback_synthesis.open_questions)
+        self.caller.runs.remember_model_answer(self.view, judged.synthesis)
+        synthesis, model_leads = merged_with_found(judged.synthesis, fallback_synthesis, self.view)
         decision.repairs = int(bool(decision.repairs or judged.repairs))
         if not model_leads and not judged.synthesis.short_answer and fallback_synthesis.short_answer:
             failure = CallFailure("model_answer_ungrounded", judged.answer_problem or

@@ -15,14 +15,18 @@ from collections.abc import Iterable
 
 from langchain_core.messages import BaseMessage
 
-from satiate.engine.model_calls import ModelCaller, model_key
-from satiate.engine.model_synthesis import EVIDENCE_SHAPE
+from satiate.engine.model_calls import RUN_RESERVE_S, ModelCaller, model_key
+from satiate.engine.model_synthesis import EVIDENCE_RANKED, EVIDENCE_SHAPE
 from satiate.prompts.loader import load_prompt, quote_data
 from satiate.tools.llm.factory import with_call_options
 from satiate.tools.llm.pace import CallTiming
 from satiate.tools.llm.structured import CallFailed, call_text
 
 WARM_UP_OUTPUT_TOKENS = 24  # enough written tokens for a write speed (the pace meter needs 16)
+# A compact synthesis call (small profile), measured with a 1.5B model: the question and 6 sentences were 252 tokens
+# to read once the instructions were cached, the short answer and 2 claims 89 tokens written.
+COMPACT_PROMPT_TOKENS = 42 * EVIDENCE_RANKED["small"]
+COMPACT_OUTPUT_TOKENS = 90
 WARM_UP_QUESTION = "Which river flows past the town of Orrinford?"  # invented, like its sentences
 WARM_UP_EVIDENCE = ("E1 [S1 · Orrinford] Orrinford is a market town in the Tessel valley.\n"
                     "E2 [S2 · River Calder] The river Calder flows past Orrinford before it meets the sea.")
@@ -35,9 +39,23 @@ def warm_up_messages() -> list[BaseMessage]:
         evidence=quote_data(WARM_UP_EVIDENCE, "evidence"), max_claims=1, schema=EVIDENCE_SHAPE)
 
 
-def warm_up(engine: ModelCaller, roles: Iterable[str]) -> list[str]:
+def call_plan(prompt_tps: float, output_tps: float, budget_s: float | None) -> str:
+    """What one compact synthesis call will take at the measured speeds, and whether a run's budget leaves time for
+    it (the budget check before each call decides; this says it before the run starts)."""
+    seconds = 1 + COMPACT_PROMPT_TOKENS / prompt_tps + COMPACT_OUTPUT_TOKENS / output_tps
+    plan = f"a synthesis call of {EVIDENCE_RANKED['small']} sentences takes about {seconds:.0f} s"
+    if budget_s is None:
+        return plan
+    if seconds > budget_s - RUN_RESERVE_S:
+        return (f"{plan}, more than the run's {budget_s:.0f} s budget: no model call will be made and the answer "
+                "will be the deterministic one (raise --max-execution-time-s)")
+    return f"{plan}, within the run's {budget_s:.0f} s budget"
+
+
+def warm_up(engine: ModelCaller, roles: Iterable[str], budget_s: float | None = None) -> list[str]:
     """One short synthesis call to each model of ``roles`` whose speed is not measured yet; a notice per model (its
-    speeds, or why the call failed, in which case the first real call is sized from the prior)."""
+    speeds and what a compact call will take within ``budget_s``, or why the call failed, in which case the first
+    real call is sized from the prior)."""
     notices: list[str] = []
     done: set[int] = set()
     for role in roles:
@@ -62,5 +80,6 @@ def warm_up(engine: ModelCaller, roles: Iterable[str]) -> list[str]:
         engine.remember_instructions(model, "synthesize", messages)
         speed = engine.pace.speed(key)
         if speed.measured:
-            notices.append(f"warm-up: reads {speed.prompt_tps:.0f} tokens/s, writes {speed.output_tps:.1f} tokens/s")
+            notices.append(f"warm-up: reads {speed.prompt_tps:.0f} tokens/s, writes {speed.output_tps:.1f} tokens/s; "
+                           + call_plan(speed.prompt_tps, speed.output_tps, budget_s))
     return notices

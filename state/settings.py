@@ -308,6 +308,14 @@ class Settings(BaseModel):
         description="CPU threads of an in-process GGUF model; 0: one per physical core. On a machine other work keeps "
         "busy, fewer threads than cores avoid llama.cpp's threads waiting for each other.",
     )
+    small_model_calls: int = Field(
+        1,
+        ge=0,
+        le=20,
+        description="With model_profile='small': the model calls a run makes at most (re-asks included; 0: no limit). "
+        "A 1.5B model on a CPU takes about a minute a call; after the last call, each synthesis merges the run's "
+        "model answer with the deterministic one without asking again.",
+    )
     ollama_base_url: str | None = Field(
         None,
         description="Where Ollama listens; unset: the OLLAMA_HOST environment variable as the Ollama CLI reads it, "

@@ -112,16 +112,19 @@ def test_a_short_answer_no_kept_claim_states_is_not_kept() -> None:
 
 
 # --- through the engine -----------------------------------------------------------------------------------------------
-def test_a_correct_paraphrase_is_the_answer_with_source_ids_from_its_sentences() -> None:
+def test_a_correct_paraphrase_is_kept_and_on_a_tie_the_deterministic_chain_leads() -> None:
     settings = Settings()
     model = ScriptedChatModel(responder=good_answer)
     decision = ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings))
     assert decision.fallbacks == 0 and decision.model_calls == 1
     synthesis = decision.value
     assert synthesis.short_answer == "Dunmore"
-    assert [(c.role, c.source_ids) for c in synthesis.claims[:2]] == [("hop", ["S1"]), ("answer", ["S2"])]
-    # The deterministic chain follows as plain claims, so the answer is never thinner than without a model.
+    # The model's answer ties with the deterministic one (the same short answer, as well supported): the
+    # deterministic chain leads, and the model's paraphrases, which say nothing it does not, are not repeated.
+    assert [(c.role, c.source_ids) for c in synthesis.claims[:2]] == [("answer", ["S2"]), ("hop", ["S1"])]
     assert {c.role for c in synthesis.claims[2:]} == {"claim"}
+    assert not any(c.claim in ("Ada Pell was born in Dunmore.", "Ada Pell founded the Velmora Harbor Works in 1882.")
+                   for c in synthesis.claims)
     assert any("fishing boats" in c.claim for c in synthesis.claims[2:])
     assert decision.counters()["model_claims"] == decision.counters()["model_claims_kept"] == 2
     # The model was shown whole sentences with their sources, never the pages; it wrote no source id itself.

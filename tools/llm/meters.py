@@ -19,6 +19,7 @@ MODEL_COUNTERS = {  # metric name -> the run counter it reads
     "model_answers_rescued": "model_answers_rescued",
     "model_example_echoes": "model_example_echoes",
     "model_earlier_answer_kept": "model_earlier_answer_kept",
+    "model_calls_skipped": "model_calls_skipped",  # syntheses with no call: none fitted the time left
 }
 
 
