@@ -344,7 +344,7 @@ class ModelCaller:
 
     def fall_back(self, task: str, view: ResearchView, fallback: Callable[[], Decision], failure: CallFailure, *,
                    calls: int, tokens: int, truncations: int = 0,
-                   outcome: str = "the deterministic engine answered this call") -> Decision:
+                   outcome: str = "the deterministic engine answered this call") -> ModelDecision:
         decision = fallback()
         record = self.error_record(task, view, failure, outcome)
         return ModelDecision(decision.value, tokens=tokens + decision.tokens, model_calls=calls + decision.model_calls,
