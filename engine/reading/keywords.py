@@ -17,16 +17,10 @@ from collections.abc import Sequence
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.leads import ScoredLike, third_party
+from satiate.tools.search.named_pages import QUOTE_CLOSE, QUOTE_OPEN, SYNTAX_NOUN, named_keywords
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import stem, stems, unique, words
 
-SYNTAX_NOUN = r"(?:operator|statement|keyword|clause|expression|loop|block|test)s?"
-_QUOTE_OPEN, _QUOTE_CLOSE = "`\"'“‘", "`\"'”’"
-# "the upon operator", "a grind expression", "the `via` test": X before a syntax noun
-_NAMED = re.compile(rf"\b(?:the|an?)\s+[{_QUOTE_OPEN}]?([A-Za-z_]\w*)[{_QUOTE_CLOSE}]?\s+{SYNTAX_NOUN}\b",
-                    re.IGNORECASE)
-# "what does `grind` do?", 'what does "upon" test?': one word written as code
-_QUOTED = re.compile(rf"(?<!\w)[{_QUOTE_OPEN}]([A-Za-z_]\w*)[{_QUOTE_CLOSE}](?!\w)")
 # An opening that says where X may be written, not what it does: '"grind" may only occur inside a "mill" block'
 RESTRICTION = re.compile(r"\b(?:may|must|can)(?:\s+not|not|n't)?\s+(?:only\s+)?(?:occur|appear|be used|be written|"
                          r"be nested|be placed)\b", re.IGNORECASE)
@@ -34,16 +28,9 @@ VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\
 GRAMMAR = re.compile(r"::=")  # a grammar rule ("grind_stmt ::= 'grind' target"), not a sentence
 
 
-def named_keywords(question: str) -> list[str]:
-    """The words the question names as keywords, in order, each once (lower case)."""
-    found = [(m.start(), m.group(1).lower()) for m in _NAMED.finditer(question)]
-    found += [(m.start(), m.group(1).lower()) for m in _QUOTED.finditer(question)]
-    return unique(word for _, word in sorted(found))
-
-
 def quotes(text: str, keyword: str) -> bool:
     """The text writes ``keyword`` as code: in quotes or backquotes ('"grind"', "`grind`")."""
-    return re.search(rf"[{_QUOTE_OPEN}]{re.escape(keyword)}[{_QUOTE_CLOSE}]", text, re.IGNORECASE) is not None
+    return re.search(rf"[{QUOTE_OPEN}]{re.escape(keyword)}[{QUOTE_CLOSE}]", text, re.IGNORECASE) is not None
 
 
 def own_page(title: str, keyword: str) -> bool:

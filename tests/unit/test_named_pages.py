@@ -26,6 +26,11 @@ PAGES = [
             "\n\nobject.__close__(self)"),
     Passage("lang:custom#p2", "Mill reference: Basic customization", "u4",
             "   Called after the last sack is filled.\n\nobject.__weigh__(self)\n\n   Called to weigh a sack."),
+    Passage("lang:grind-tail", 'Mill reference: Compound statements — The "grind" statement, continued', "u5",
+            "More on the grind statement's rules."),
+    Passage("lang:grind#p1", 'Mill reference: The "grind" statement', "u6",
+            'The "grind" statement turns grain into flour.'),
+    Passage("lang:grind#p2", 'Mill reference: The "grind" statement', "u6", "It may hold several sacks."),
 ]
 
 
@@ -71,3 +76,11 @@ def test_a_special_method_pins_the_passage_of_its_entry_and_the_next_when_the_en
     assert [hit.doc_id for hit in named_pages(index_path, "When is __close__ called?")] == ["lang:custom#p1",
                                                                                            "lang:custom#p2"]
     assert named_pages(index_path, "When is __sail__ called?") == []
+
+
+def test_a_keyword_named_as_such_pins_its_own_reference_page(index_path):
+    # "upon"-like keywords are function words a search drops: the page whose title quotes the keyword is looked up
+    hits = named_pages(index_path, "How does the grind statement work?")
+    assert [hit.doc_id for hit in hits] == ["lang:grind#p1"]
+    assert [hit.doc_id for hit in named_pages(index_path, "What does `grind` do?")] == ["lang:grind#p1"]
+    assert named_pages(index_path, "How does the sift statement work?") == []

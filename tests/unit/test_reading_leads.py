@@ -173,7 +173,7 @@ def test_a_special_methods_entry_that_ends_its_passage_is_described_by_the_next_
 
 
 def test_a_keyword_named_as_such_is_the_subject_even_when_it_is_a_function_word():
-    from satiate.engine.reading.keywords import named_keywords
+    from satiate.tools.search.named_pages import named_keywords
     assert named_keywords("What does the upon operator test?") == ["upon"]
     assert named_keywords("When is the then clause of a until loop run?") == ["then", "until"]
     assert named_keywords("What does `via` do?") == ["via"]

@@ -14,6 +14,7 @@ from contextlib import closing
 from pathlib import Path
 
 from satiate.tools.search.base import RawHit
+from satiate.tools.text import unique
 
 # A dotted name as code writes it ("pkg.mod.func", "str.split", "Path.exists()"), not a version or a file name
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w.]*\w)")
@@ -25,6 +26,22 @@ _FILE_SUFFIXES = frozenset({"py", "txt", "json", "csv", "cfg", "ini", "toml", "y
 PREFIX = "stdlib:"
 # A special method as code names it ("__close__"): its entry ("object.__close__(self)") sits inside a page about many
 _SPECIAL = re.compile(r"(?<!\w)(__[a-z][a-z0-9_]*__)(?!\w)")
+
+
+SYNTAX_NOUN = r"(?:operator|statement|keyword|clause|expression|loop|block|test)s?"
+QUOTE_OPEN, QUOTE_CLOSE = "`\"'“‘", "`\"'”’"
+# "the upon operator", "a grind expression", "the `via` test": X before a syntax noun
+_NAMED = re.compile(rf"\b(?:the|an?)\s+[{QUOTE_OPEN}]?([A-Za-z_]\w*)[{QUOTE_CLOSE}]?\s+{SYNTAX_NOUN}\b", re.IGNORECASE)
+# "what does `grind` do?", 'what does "upon" test?': one word written as code
+_QUOTED = re.compile(rf"(?<!\w)[{QUOTE_OPEN}]([A-Za-z_]\w*)[{QUOTE_CLOSE}](?!\w)")
+
+
+def named_keywords(question: str) -> list[str]:
+    """The words the question names as keywords ("the upon operator", "`via`"), in order, each once (lower case).
+    Many keywords are also function words that a search drops, so the keyword's own page is looked up by title."""
+    found = [(m.start(), m.group(1).lower()) for m in _NAMED.finditer(question)]
+    found += [(m.start(), m.group(1).lower()) for m in _QUOTED.finditer(question)]
+    return unique(word for _, word in sorted(found))
 
 
 def named_objects(question: str) -> list[str]:
@@ -78,6 +95,13 @@ def _special_entry(connection: sqlite3.Connection, name: str) -> list[tuple[str,
     return []
 
 
+def _keyword_page(connection: sqlite3.Connection, keyword: str) -> list[tuple[str, str, str, str]]:
+    """The first passage of the reference page whose title quotes the keyword ('The "grind" statement'); of several,
+    the shortest title (the page about the keyword, not a section that mentions it)."""
+    return _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE title LIKE ? ORDER BY length(title), "
+                 "id LIMIT 1", (f'%"{keyword}"%',))
+
+
 def _from_member(body: str, name: str) -> str:
     """A class page's passage cut to start at the member's own entry, so its first sentence is the member's."""
     member = name.rsplit(".", 1)[-1]
@@ -87,10 +111,11 @@ def _from_member(body: str, name: str) -> str:
 
 def named_pages(index_path: Path, question: str) -> list[RawHit]:
     """The entry of each special method ``question`` names, then the own page of each object it names, in the order
-    named; names with no page are skipped."""
+    named, then the page of each keyword it names; names with no page are skipped."""
     names = named_objects(question)
     special = list(dict.fromkeys(_SPECIAL.findall(question)))
-    if not (names or special) or not index_path.is_file():
+    keywords = named_keywords(question)
+    if not (names or special or keywords) or not index_path.is_file():
         return []
     hits: list[RawHit] = []
     with closing(sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=30)) as connection:
@@ -105,4 +130,7 @@ def named_pages(index_path: Path, question: str) -> list[RawHit]:
             for doc_id, title, url, text in rows:
                 hits.append(RawHit(doc_id=doc_id, title=title, url=url,
                                    body=_from_member(text, name) if method else text))
+        for keyword in keywords:
+            hits += [RawHit(doc_id=doc_id, title=title, url=url, body=text)
+                     for doc_id, title, url, text in _keyword_page(connection, keyword)]
     return hits
