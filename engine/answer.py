@@ -48,8 +48,8 @@ from satiate.tools.text import (
 )
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
-# which option a comparison wants; for a date, whether a year or a span of years is asked for
-Direction = Literal["early", "late", "more", "less", "same", "year", "span", ""]
+# which option a comparison wants; for a date, whether a year is asked for
+Direction = Literal["early", "late", "more", "less", "same", "year", ""]
 
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
@@ -69,28 +69,15 @@ _DATE = re.compile(
     rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
-# A number glued to letters ("10th", "B29") is a rank or a code, not a quantity.
 _QUANTITY = re.compile(
-    r"(?:(?:about|around|approximately|nearly|over|almost|some|more than|fewer than|less than|up to)\s+)?"
-    r"[$£€]?(?<!\w)\d[\d,.]*(?!\w)"
-    r"(?:\s*(?:%|percent|per cent|"
+    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
     r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent".split())
-# Nouns naming a person: "which American film director ..." asks for a person although it starts with "which".
-PERSON_NOUNS = frozenset(
-    "person man woman actor actress singer songwriter musician composer writer screenwriter author novelist poet "
-    "playwright director producer president governor senator king queen prince princess emperor ruler leader "
-    "politician player footballer coach manager surfer driver artist painter architect designer founder owner "
-    "journalist scientist physicist chemist philosopher comedian rapper drummer guitarist vocalist explorer "
-    "general admiral pilot host spouse wife husband son daughter father mother brother sister sibling".split())
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
-NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
-SPAN_NOUNS = frozenset("timeframe period tenure".split())  # a time noun that names a stretch, not a moment
-_YEAR_SPAN = re.compile(r"\b(?:from\s+)?(?:1[0-9]|20)\d{2}\s*(?:-|–|—|to|until|till)\s*(?:(?:1[0-9]|20)\d{2}|\d{2})\b")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 _YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
@@ -108,8 +95,6 @@ DEFINITION_WITHIN = re.compile(
 )
 MIN_ANSWER_SCORE = 0.15
 KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
-BRIDGE_ROLE = 0.3  # what a name keeps of its fit when the sentence labels it with a role the question passes through
-ONE_SIDED = 0.5  # what an answer to "A and B" keeps of its value when it is stated about only one of them
 TOP_SENTENCES = 40
 CHAIN_SEEDS = 10
 HOP_DISCOUNT = 0.95
@@ -168,13 +153,6 @@ def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
     return before[-1], after[0]
 
 
-def joined_subjects(question: str) -> tuple[str, str] | None:
-    """Two names the question joins by "and" ("where are Gull Light and Harrow Light?"), only when they stand either
-    side of it: "which pilot and adventurer flew the Kestrel?" joins no two names."""
-    pair = pair_around(question, "and")
-    return pair if pair and f"{pair[0]} and {pair[1]}".lower() in question.lower() else None
-
-
 def expected_answer(question: str) -> Expected:
     """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no)."""
     lowered = " ".join(words(question))
@@ -199,15 +177,11 @@ def expected_answer(question: str) -> Expected:
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
-            _is_one_of(noun.group(1), PLACE_NOUNS):
+            noun.group(1) in PLACE_NOUNS:
         return Expected("place")
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
-    if match and _is_one_of(match.group(1), TIME_NOUNS):
-        # "during what years" / "what timeframe": a stretch of time, from one year to another
-        spans = match.group(1) != stem(match.group(1)) or match.group(1) in SPAN_NOUNS
-        return Expected("date", (), "span" if spans else "")
-    if _names_a_person(tokens):
-        return Expected("person")
+    if match and match.group(1) in TIME_NOUNS:
+        return Expected("date")
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
@@ -218,25 +192,6 @@ def expected_answer(question: str) -> Expected:
     if any(explains):
         return Expected("description")
     return Expected("name")
-
-
-def _is_one_of(noun: str, nouns: frozenset[str]) -> bool:
-    """The noun, singular or plural, is one of ``nouns`` ("what years" asks for a time as "what year" does)."""
-    return stem(noun) in {stem(known) for known in nouns}
-
-
-def _names_a_person(tokens: list[str]) -> bool:
-    """ "which American film director ...", "under which former Governor of Westmarch": the words after what/which,
-    up to the verb or "of", name a person."""
-    for at, token in enumerate(tokens):
-        if token not in ("what", "which"):
-            continue
-        for word in tokens[at + 1: at + 5]:
-            if word in AUXILIARIES or word == "of":
-                break
-            if word in PERSON_NOUNS:
-                return True
-    return False
 
 
 # --- sentences and their relevance ----------------------------------------------------------------------------------
@@ -398,8 +353,6 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
-        if expected.direction == "span":  # a single year is the wrong shape for a stretch of years
-            return [m.group(0) for m in _YEAR_SPAN.finditer(text)]
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
@@ -411,8 +364,6 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         # a name is not a date ("June 12", "April 1952") or a bare number
         names = [n for n in name_spans(text, common)
                  if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
-        if kind == "person":  # no one's name holds "and": "Ada Pell and Tom Marsh" are two people
-            names = [person for n in names for person in re.split(r"\s+(?:and|&)\s+", n)]
         return list(dict.fromkeys(names))
     return []
 
@@ -480,13 +431,6 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
     if expected.kind == "place":
         return 0.5 if quoted or not span[:1].isupper() else 1.0
     return 1.0
-
-
-def _defined_subject(span: str, text: str, focus: frozenset[str]) -> bool:
-    """The span is what a defining sentence is about ("Pellmoor ... is a coastal area ...", "The Harcastle
-    Kestrel is a British ... glider"), and the definition states the question's focus."""
-    match = re.match(r"(?:The\s+)?(.{2,120}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+(?:is|was|are|were)\s+(.*)", text)
-    return match is not None and match.group(1).strip(" \"“”") == span and bool(stems(match.group(2)) & focus)
 
 
 @dataclass(frozen=True)
@@ -566,8 +510,6 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             mentioned_in[span.lower()].add(line.source["key"])
     # Names the sources define by the question's noun ("X is a Welsh glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
-    subjects = joined_subjects(question)
-    bridge_roles = chained_roles(question)[1:]
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -579,29 +521,21 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             if not _outside_question(span, question_lower, question_terms, head, share is not None) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
-            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None \
-                    and not (subjects and all(_stated_about(key, subject, pool) for subject in subjects)):
+            if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
-                # "what nationality were A and B?" or "where are A and B?", and a bridge the sources call by the
-                # question's noun is what "which ferry ...?" asks for)
+                # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
+                # "which ferry ...?" asks for)
             if len(mentioned_in.get(key, ())) > generic and head not in key.split():
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
-            defines = expected.kind == "name" and _defined_subject(span, scored.line.text, focus)
-            closeness = 1.0 if defines else _proximity(scored.line.text, span, focus)
+            closeness = _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
-            if _labelled_as(span, scored.line.text, bridge_roles):
-                fit *= BRIDGE_ROLE  # "the art director Ada Pell" for "the spouse of the director of ...": the bridge
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])
     # The best sentence decides; each further source stating the same span adds a little.
     votes = {key: best_value[key] * (1.0 + 0.05 * min(3, len(sources_of[key]) - 1)) for key in best_value}
-    if subjects:  # "where are A and B?": one answer for both, so it must be stated about each
-        for key in votes:
-            if not all(_stated_about(key, subject, pool) for subject in subjects):
-                votes[key] *= ONE_SIDED
     # A name that leads on to a sentence naming another candidate of the wanted kind is a bridge: the answer lies
     # one hop further ("Harbor Works" leads to "... founded by Ada Pell"; Ada Pell's own page names no founder).
     bridged: dict[str, float] = defaultdict(float)
@@ -620,54 +554,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best])
-    answer = shown[best]
-    if expected.kind in ("person", "name"):
-        answer = _common_name(answer, carriers[best].line)
-    return Found(answer, expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
-
-
-def chained_roles(question: str) -> list[str]:
-    """The roles a question chains, the asked one first: "the spouse of the director of Gull Rock" -> spouse,
-    director. The answer holds the first; a name labelled with a later one is a step on the way to it."""
-    return [stem(role) for role in re.findall(r"\bthe (\w+) of\b", question.lower()) if role not in STOPWORDS]
-
-
-def _labelled_as(span: str, text: str, roles: list[str]) -> bool:
-    """The sentence introduces the span by one of the roles: "... by the art director Ada Pell"."""
-    at = text.find(span)
-    before = words(text[:at])[-3:] if at > 0 else []
-    return any(stem(word) in roles for word in before)
-
-
-def _stated_about(answer: str, subject: str, pool: list[Line]) -> bool:
-    """Some sentence names the answer and is about the subject (names it, or sits on its page)."""
-    wanted = subject.lower()
-    return any(answer in line.text.lower() and (wanted in line.text.lower() or wanted in line.source["title"].lower())
-               for line in pool)
-
-
-def _common_name(span: str, line: Line) -> str:
-    """A person's page title is the name they go by: "Pell" on the page "A. Marlow Pell" and "Lucan Ide Morrow Jr."
-    on "Lucan Morrow" are shown as the title; a span that differs in first or last name stays as it is, unless it
-    is the subject the page's opening sentence names first (Lucan "Luke" Ide Morrow (born ...) is ...): a name cut
-    by a nickname is still the page's own."""
-    name = clean_title(line.source["title"])
-    parts = [part for part in span.split() if part.lower() not in NAME_SUFFIXES]
-    title_parts = name.split()
-    if not parts or not 2 <= len(title_parts) <= 4 or not all(part[:1].isupper() for part in title_parts):
-        return span
-    if parts[-1] != title_parts[-1]:
-        return span
-    if len(parts) > 1 and parts[0] != title_parts[0] and not _opens_page(span, line):
-        return span
-    return name
-
-
-def _opens_page(span: str, line: Line) -> bool:
-    """The span is the subject of its page's opening sentence: it stands before the sentence's first verb or
-    bracket."""
-    subject = re.split(r"\s\(|\s(?:is|was|are|were)\s", line.text, maxsplit=1)[0]
-    return line.position == 0 and span in subject
+    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...
@@ -823,10 +710,6 @@ def _yes_no(question: str, expected: Expected, ranked: list[Scored]) -> Found:
         # Same nationality / kind / place: the two lead descriptions must share a describing word.
         described = (_descriptors(about[0]), _descriptors(about[1]))
         shared = described[0] & described[1]
-        # "both P": a property either lead states must be stated by both, not merely some describing word shared.
-        named = (frozenset(stems(question)) - stems(" ".join(expected.options))) & (described[0] | described[1])
-        if "same" not in question.lower().split() and not named <= shared:
-            shared = set()
         evidence = [about[0][0].line, about[1][0].line]
         return Found("yes" if shared else "no", "yes_no", evidence, score=min(about[0][0].score, about[1][0].score))
     # "both P": each must have a sentence stating most of P.

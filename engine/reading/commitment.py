@@ -33,7 +33,6 @@ EXPLANATION = re.compile(
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
-ASKS_FOR_A_CATEGORY = re.compile(r"\bwhat (?:kind|type|sort|form) of\b")  # a category is a common noun phrase
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
@@ -117,8 +116,6 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if chain.kind in NAMED_KINDS:
-        if ASKS_FOR_A_CATEGORY.search(question) and answer[:1].isupper():
-            return WRONG_KIND, f"'{answer}' is a name, and the question asks what kind"
         if tokens[0] in STOPWORDS or len(tokens) == 1 and _written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
         if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:

@@ -88,7 +88,7 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         match = _DEFINES.match(text)
         if match is None:
             continue
-        described = {stem(word) for word in _description_phrase(match.group("description"))}
+        described = {stem(word) for word in words(match.group("description"))[:DESCRIPTION_WORDS]}
         if noun not in described:
             continue
         subject = match.group("subject").strip(" \"“”")
@@ -99,17 +99,6 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         share = len(modifiers & described) / len(modifiers) if modifiers else 1.0
         found[subject.lower()] = max(found.get(subject.lower(), 0.0), share)
     return found
-
-
-def _description_phrase(description: str) -> list[str]:
-    """The words of a definition up to its first preposition, relative word or comma: what the subject *is* ("a
-    song", not the singer named in "a song by the singer Ada Pell")."""
-    phrase = []
-    for word in words(re.split(r"[,;:(]", description, maxsplit=1)[0])[:DESCRIPTION_WORDS]:
-        if word in PHRASE_ENDS and word not in ("and", "or"):  # "a film and a loose adaptation" is both
-            break
-        phrase.append(word)
-    return phrase
 
 
 def kind_share(name: str, described: dict[str, float]) -> float | None:

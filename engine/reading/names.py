@@ -21,21 +21,6 @@ _NAME_RUN = re.compile(
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
-# A word whose full stop belongs to it: an initial ("G."), a dotted abbreviation ("U.S."), a short title ("St.",
-# "Dr."). After any other word a full stop ends the sentence, and with it the name.
-_ABBREVIATED = re.compile(r"^(?:[A-Z]|[A-Z][a-z]{1,2}|\w+(?:\.\w+)+)\.$")
-
-
-def _sentence_pieces(span: str) -> list[str]:
-    """A run of capitalised words cut where a full stop ends a sentence ("... is Marrow. The critics" gives
-    "Marrow" and "The critics"), not after an initial or an abbreviation ("J. Marlow Pell", "Mount St. Elwyn")."""
-    pieces, current = [], []
-    for word in span.split():
-        current.append(word)
-        if word.endswith(".") and not _ABBREVIATED.match(word):
-            pieces.append(" ".join(current).rstrip("."))
-            current = []
-    return pieces + ([" ".join(current)] if current else [])
 
 
 def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
@@ -50,13 +35,10 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
     found = list(quoted)
     for match in _NAME_RUN.finditer(text):
-        pieces = _sentence_pieces(match.group(0))
-        for index, piece in enumerate(pieces):
-            opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
-            after = pieces[index + 1] if index + 1 < len(pieces) else text[match.end():]
-            span = _name_in(piece.rstrip(".'’"), opens, after.split(None, 1), common, quoted)
-            if span:
-                found.append(span)
+        opens = bool(_CLAUSE_START.search(text[:match.start()]))
+        span = _name_in(match.group(0).rstrip(".'’"), opens, text[match.end():].split(None, 1), common, quoted)
+        if span:
+            found.append(span)
     return list(dict.fromkeys(found))
 
 
