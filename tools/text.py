@@ -253,7 +253,34 @@ def truncate(text: str, limit: int) -> str:
     return cut + "…"
 
 
-_SIGNATURE = re.compile(r"^[\w.]+\(.*\)[.:]?$")  # "email.generator.Generator(outfp, *, policy=None)"
+_CALLED_NAME = re.compile(r"^[\w.]+\(")  # "harbor.dock(" opening "harbor.dock(ship): Tie up a ship."
+SUMMARY_WORDS = 3  # a documented entry's summary after its signature states something from this many words
+
+
+def _signature_end(sentence: str) -> int | None:
+    """Where the call signature opening ``sentence`` closes (the index after its ")"), or None when it opens none."""
+    if not _CALLED_NAME.match(sentence):
+        return None
+    depth = 0
+    for index in range(sentence.index("("), len(sentence)):
+        depth += {"(": 1, ")": -1}.get(sentence[index], 0)
+        if depth == 0:
+            return index + 1
+    return None
+
+
+def _signature_only(sentence: str) -> bool:
+    """A bare call signature ("email.generator.Generator(outfp, *, policy=None)") states nothing; one followed by its
+    summary ("harbor.dock(ship): Tie up a ship (at the quay).") does, even when the summary ends in parentheses."""
+    end = _signature_end(sentence)
+    return end is not None and sentence[end:].strip() in ("", ".", ":")
+
+
+def _entry_summary_words(sentence: str) -> int:
+    """The words of a documented entry's summary ("harbor.dock(ship): Tie up a ship." has 4), else 0."""
+    end = _signature_end(sentence)
+    rest = sentence[end:] if end is not None else ""
+    return len(rest[1:].split()) if rest.startswith(":") else 0
 _SNAKE_NAME = re.compile(r"\b\w*[a-z]_\w+\b|\b__\w+__\b")  # gi_code, __iter__: names from code
 LISTING_NAMES = 3  # a sentence naming this many is a flattened table of attributes, not a statement
 _PARENTHESES = re.compile(r"\([^()]*\)")
@@ -266,13 +293,17 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
     if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence \
             or "::=" in sentence:  # markup, code, or a grammar rule
         return False
+    if sentence.rstrip().endswith((",", ";")):
+        return False  # a fragment: the text went on in a list or a block the split left behind
     letters = sum(ch.isalpha() for ch in sentence)
-    if letters < 0.7 * len(sentence.replace(" ", "")) or _SIGNATURE.match(sentence):
+    if letters < 0.7 * len(sentence.replace(" ", "")) or _signature_only(sentence):
         return False  # mostly symbols, digits or code; a bare call signature states nothing
     if len(_SNAKE_NAME.findall(_PARENTHESES.sub("", sentence))) >= LISTING_NAMES:
         return False  # a flattened attribute table (the names inside a signature's parentheses do not count)
-    # a sentence that addresses the reader or a model as an instruction is never evidence of anything
-    return len(sentence.split()) >= 5 and instruction_like(sentence) is None
+    # a sentence that addresses the reader or a model as an instruction is never evidence of anything; a short one is
+    # a fragment, unless it is a documented entry whose name is the subject of its summary
+    long_enough = len(sentence.split()) >= 5 or _entry_summary_words(sentence) >= SUMMARY_WORDS
+    return long_enough and instruction_like(sentence) is None
 
 
 def snippet_overlap(snippet: str, knowledge_state: str) -> float:

@@ -70,6 +70,22 @@ def test_claimable_keeps_prose_and_drops_markup_code_and_badges():
                      "sort_keys=False): Serialize obj to a JSON formatted str.")
 
 
+def test_a_documented_entry_states_its_summary_even_when_short_or_ending_in_parentheses():
+    # the signature closes before the summary: a summary ending in parentheses is no bare signature
+    assert claimable("harbor.moor(ship, rope=None): Tie a ship to the quay (by its bow or stern).")
+    assert not claimable("harbor.moor(ship, rope=dict())")
+    assert not claimable("harbor.moor(ship, rope=dict()).")
+    # the entry's name is the subject of a short summary; a short line without one is still a fragment
+    assert claimable("harbor.Bell(): Primitive quay bells.")
+    assert not claimable("harbor.Bell(): Bells.")
+    assert not claimable("Primitive quay bells.")
+
+
+def test_a_sentence_cut_off_at_a_comma_is_a_fragment():
+    assert not claimable("If every sack was weighed and stored (because the mill was idle, or because it was night),")
+    assert claimable("If every sack was weighed and stored, the miller closed the mill for the night.")
+
+
 def test_identifiers_and_irregular_verbs():
     assert entities("Contract GS-35F-0119Y and the slug python-360-is-now-available.").count("GS-35F-0119Y") == 1
     assert "python-360-is-now-available" not in entities("See python-360-is-now-available for details here.")
