@@ -65,12 +65,14 @@ def keyword_lead(question: str, ranked: Sequence[ScoredLike]) -> ScoredLike | No
     readable = [s for s in ranked if _readable(s) and not third_party(s.line.source)]
     subject = keywords[0]
     # of the pages about it, the one whose title names most of the keywords asked about ("the then clause of a mill
-    # statement": the mill statement's page section on its then clause)
+    # statement": the mill statement's page section on its then clause); else the page itself before its sections
+    # (a section ranks higher on a word it shares with the question, but the page says what the keyword is)
     pages = [s for s in readable if own_page(s.line.source["title"], subject)]
     if pages:
         order = unique(_page_key(s) for s in pages)  # pages in the order they first rank
         titles = {_page_key(s): s.line.source["title"] for s in pages}
-        best_page = max(order, key=lambda page: (sum(quotes(titles[page], k) for k in keywords), -order.index(page)))
+        best_page = max(order, key=lambda page: (sum(quotes(titles[page], k) for k in keywords),
+                                                 -titles[page].count(" — "), -order.index(page)))
         on_page = sorted((s for s in pages if _page_key(s) == best_page), key=lambda s: (_chunk(s), s.line.position))
         title_stems = stems(on_page[0].line.source["title"])
         framing = {stem(w) for w in FRAMING | EXPLAINING}

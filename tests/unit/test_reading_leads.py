@@ -196,6 +196,19 @@ def test_a_keywords_own_page_leads_past_an_opening_that_only_says_where_it_may_b
     assert lead_text("What does a grind expression do?", sources).startswith("Grinding is done")
 
 
+def test_a_keywords_page_leads_before_its_sections_unless_the_question_names_a_section():
+    # the section shares "sacks" with the question and ranks first, but the page itself says what the keyword does
+    sources = [{**page(17, 'Mill reference: The "grind" statement — "sift" clause', 'The "sift" clause of a grind '
+                       "statement sorts the sacks into fine and coarse sacks before the sacks are stored."),
+                "doc_id": "grind/1"},
+               {**page(18, 'Mill reference: The "grind" statement', 'The "grind" statement turns the stones over '
+                       "the grain of the sacks in the hopper."), "doc_id": "grind"}]
+    assert lead_text("Explain how the grind statement handles sacks.", sources).startswith(
+        'The "grind" statement turns the stones')
+    assert lead_text("What does the sift clause of a grind statement do with sacks?", sources).startswith(
+        'The "sift" clause of a grind')
+
+
 def test_a_definition_question_is_led_by_the_sentence_that_defines_its_phrase_either_way_round():
     from satiate.engine.reading.definitions import defined_phrase
     assert defined_phrase("What is a seed grain?") == ["seed", "grain"]
