@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
-# "what does X return / do / mean": the answer is a behaviour, not a name.
-BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yields|do|does|mean|means|raise|raises)$")
+# "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
+# the answer is a behaviour, not a name.
+BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yields|do|does|mean|means|raise|raises)"
+                       r"(?:$|\s+(?:in|when|if|with|for|on|inside|after|before|while|during|once|given)\b)")
 # "why ...", "how does ...": the answer is an explanation, not a name.
 EXPLANATION = re.compile(
     r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"

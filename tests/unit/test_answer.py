@@ -55,7 +55,11 @@ PEOPLE = [
     ("What does the __init__ method do?", "description"),
     ("What is a generator?", "description"),
     ("How does the import statement find modules?", "description"),
-    ("What is the name of the fight song of the university in Lawrence?", "name"),
+    ("What is the name of the anthem of the college in Orrenford?", "name"),
+    # a behaviour asked about with its context after the verb is still a behaviour, not a name
+    ("What does the grind statement do in a mill block?", "description"),
+    ("What does harbor.dock return when the quay is full?", "description"),
+    ("What does the Orren Cider Works make?", "name"),
 ])
 def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str) -> None:
     assert expected_answer(question).kind == kind
