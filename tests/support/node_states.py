@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from satiate.engine.base import ResearchView
 from satiate.engine.canonical import canonical_key
 from satiate.engine.deterministic import DeterministicEngine
 from satiate.graph.deps import complete, store_for
@@ -110,3 +111,9 @@ class EngineWith(DeterministicEngine):
 
 __all__ = ["EngineWith", "hit_of", "node_deps", "passage_key", "resolved", "search_record", "stored_sources",
            "stored_texts"]
+
+
+def research_view(question: str, settings: Settings, sources: list[SourceRecord]) -> ResearchView:
+    """What an engine is asked with: the question, the settings and the sources read so far (one run, no searches)."""
+    return ResearchView(question=question, settings=settings, sources=sources, knowledge_state="", search_results=[],
+                        run_id="thread-1")

@@ -12,6 +12,7 @@ so time budgets can be tested in milliseconds.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +55,12 @@ class ScriptedCall:
     @property
     def text(self) -> str:
         return "\n".join(message_text(m) for m in self.messages)
+
+    @property
+    def shown_evidence(self) -> dict[str, str]:
+        """The numbered sentences of the prompt's evidence block, id -> sentence ("E3" -> "It was built in 1802.")."""
+        block = re.search(r"<evidence>\n(.*?)\n</evidence>", self.text, re.S)
+        return dict(re.findall(r"^(E\d+) \[[^\]]*\] (.+)$", block.group(1), re.M)) if block else {}
 
     @property
     def is_retry(self) -> bool:

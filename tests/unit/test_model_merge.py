@@ -6,7 +6,6 @@ No real model: ``ScriptedChatModel`` answers. Invented towns and people only.
 from __future__ import annotations
 
 import json
-import re
 
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.deterministic import DeterministicEngine
@@ -16,7 +15,7 @@ from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.pace import PaceMeter
-from support.node_states import read_source
+from support.node_states import read_source, research_view
 from support.scripted_chat import ScriptedCall, ScriptedChatModel
 
 QUESTION = "In which town was the founder of the Brisk Lantern Company born?"
@@ -36,13 +35,7 @@ MORE = [*SOURCES, source(3, "Harrowgate", "Harrowgate is a port town with a ligh
 
 
 def view_of(settings: Settings, sources: list[SourceRecord]) -> ResearchView:
-    return ResearchView(question=QUESTION, settings=settings, sources=sources, knowledge_state="", search_results=[],
-                        run_id="thread-1")
-
-
-def shown(call: ScriptedCall) -> dict[str, str]:
-    block = re.search(r"<evidence>\n(.*?)\n</evidence>", call.text, re.S).group(1)
-    return dict(re.findall(r"^(E\d+) \[[^\]]*\] (.+)$", block, re.M))
+    return research_view(QUESTION, settings, sources)
 
 
 def claim(text: str, source_id: str, role: str = "claim") -> ClaimDraft:
@@ -153,7 +146,7 @@ def test_a_later_weaker_synthesis_does_not_replace_the_runs_better_answer() -> N
     replies: list[str] = []
 
     def good_then_thin(call: ScriptedCall) -> str:
-        ids = {text: key for key, text in shown(call).items()}
+        ids = {text: key for key, text in call.shown_evidence.items()}
         born = next(i for t, i in ids.items() if "born in Harrowgate" in t)
         lanterns = next(i for t, i in ids.items() if "oil lanterns" in t)
         if not replies:
@@ -186,7 +179,7 @@ def test_a_kept_model_claim_reaches_the_answer_when_the_deterministic_answer_is_
     settings = Settings(max_claims=4)
 
     def port_town(call: ScriptedCall) -> str:
-        ids = {text: key for key, text in shown(call).items()}
+        ids = {text: key for key, text in call.shown_evidence.items()}
         town = next(i for t, i in ids.items() if "port town" in t)
         return json.dumps({"claims": [{"evidence": [town], "claim": "Harrowgate is a port town with a lighthouse."}],
                            "short_answer": "Harrowgate"})

@@ -8,7 +8,6 @@ No real model: ``ScriptedChatModel`` answers (and plays a slow one on a simulate
 from __future__ import annotations
 
 import json
-import re
 
 from satiate.engine.base import ResearchView
 from satiate.engine.model import ModelEngine
@@ -17,7 +16,7 @@ from satiate.state.records import SourceRecord
 from satiate.state.settings import Settings
 from satiate.tools.llm.meters import model_metrics
 from satiate.tools.llm.pace import PaceMeter
-from support.node_states import read_source
+from support.node_states import read_source, research_view
 from support.scripted_chat import ScriptedCall, ScriptedChatModel, SimulatedClock
 
 QUESTION = "Which river flows past the town where the painter Mira Skelde was born?"
@@ -39,17 +38,11 @@ MANY = [source(n, f"Orrinford mill {n}", f"The Orrinford mill number {n} stands 
 
 
 def view_of(settings: Settings, sources: list[SourceRecord]) -> ResearchView:
-    return ResearchView(question=QUESTION, settings=settings, sources=sources, knowledge_state="", search_results=[],
-                        run_id="thread-1")
-
-
-def shown(call: ScriptedCall) -> dict[str, str]:
-    block = re.search(r"<evidence>\n(.*?)\n</evidence>", call.text, re.S).group(1)
-    return dict(re.findall(r"^(E\d+) \[[^\]]*\] (.+)$", block, re.M))
+    return research_view(QUESTION, settings, sources)
 
 
 def calder_reply(call: ScriptedCall) -> str:
-    ids = {text: key for key, text in shown(call).items()}
+    ids = {text: key for key, text in call.shown_evidence.items()}
     moved = next(i for t, i in ids.items() if "moved to Calmouth" in t)
     return json.dumps({"claims": [{"evidence": [moved], "claim": "She moved to Calmouth in 1870."}],
                        "short_answer": "the river Calder"})
@@ -58,10 +51,10 @@ def calder_reply(call: ScriptedCall) -> str:
 def test_a_small_profile_call_shows_few_sentences_and_asks_for_two_claims() -> None:
     settings = Settings(model_profile="small")
     model = ScriptedChatModel(responder=lambda call: json.dumps(
-        {"claims": [{"evidence": ["E1"], "claim": shown(call)["E1"]}], "short_answer": ""}))
+        {"claims": [{"evidence": ["E1"], "claim": call.shown_evidence["E1"]}], "short_answer": ""}))
     ModelEngine(model, settings, pace=PaceMeter()).synthesize(view_of(settings, MANY))
     assert len(model.calls) == 1
-    assert len(shown(model.calls[0])) == 6 and "at most 2 claims" in model.calls[0].text
+    assert len(model.calls[0].shown_evidence) == 6 and "at most 2 claims" in model.calls[0].text
     assert model.calls[0].schema["properties"]["claims"]["maxItems"] == 2
 
 
