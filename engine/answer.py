@@ -35,6 +35,7 @@ from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     SCAN_CHARS,
     STOPWORDS,
+    SYNTAX_NOUN,
     claimable,
     clean_title,
     content_terms,
@@ -88,7 +89,7 @@ DEFINITION = re.compile(
 # "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
 COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
 COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
-NAMED_KEYWORD = re.compile(r"\b(the|an?) \w+ ((?:statement|keyword|operator|clause|loop)s?)\b")
+NAMED_KEYWORD = re.compile(rf"\b(the|an?) \w+ ({SYNTAX_NOUN})\b")
 # "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
 DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"

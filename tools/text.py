@@ -54,8 +54,11 @@ def words(text: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
 
 
-# "the with statement", "the in operator", "the for loop": a keyword named as such is the subject, not a stopword
-SYNTAX_NOUNS = frozenset("statement statements keyword keywords operator operators clause clauses loop loops".split())
+# "the with statement", "the in operator", "the for loop": a keyword named as such is the subject, not a stopword.
+# The one list of the nouns that name a piece of syntax; SYNTAX_NOUN is the same list as a pattern (plural allowed).
+SYNTAX_NOUNS = frozenset("statement keyword operator clause expression loop block test".split())
+SYNTAX_NOUN = rf"(?:{'|'.join(sorted(SYNTAX_NOUNS))})s?"
+_SYNTAX_FORMS = SYNTAX_NOUNS | {noun + "s" for noun in SYNTAX_NOUNS}
 ARTICLES = frozenset({"the", "a", "an"})
 
 
@@ -64,7 +67,7 @@ def content_terms(text: str) -> list[str]:
     (order kept, repeats kept)."""
     tokens = words(text)
     plain = [w for w in tokens if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_WORDS]
-    if SYNTAX_NOUNS.isdisjoint(plain):  # the common case, on every sentence read: no keyword is named
+    if _SYNTAX_FORMS.isdisjoint(plain):  # the common case, on every sentence read: no keyword is named
         return plain
     return [w for i, w in enumerate(tokens) if len(w) > 1 and w not in QUESTION_WORDS and (
         w not in STOPWORDS or _named_keyword(tokens, i))]
@@ -72,7 +75,7 @@ def content_terms(text: str) -> list[str]:
 
 def _named_keyword(tokens: list[str], at: int) -> bool:
     return (0 < at < len(tokens) - 1 and tokens[at - 1] in ARTICLES and tokens[at] not in ARTICLES
-            and tokens[at + 1] in SYNTAX_NOUNS)
+            and tokens[at + 1] in _SYNTAX_FORMS)
 
 
 # Irregular past forms Snowball cannot reach by suffix stripping, mapped to the verb they inflect.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from satiate.engine.answer import Reading, Scored, description_lead
-from satiate.engine.reading.keywords import SYNTAX_NOUN
+from satiate.tools.text import SYNTAX_NOUN
 
 # "When is X called / run / executed / invoked / raised / evaluated ...", "when does X run"
 WHEN_RUNS = re.compile(

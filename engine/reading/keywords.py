@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.leads import ScoredLike, third_party
-from satiate.tools.search.named_pages import QUOTE_CLOSE, QUOTE_OPEN, SYNTAX_NOUN, named_keywords
+from satiate.tools.search.named_pages import QUOTE_CLOSE, QUOTE_OPEN, named_keywords
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
-from satiate.tools.text import stem, stems, unique, words
+from satiate.tools.text import SYNTAX_NOUN, stem, stems, unique, words
 
 # An opening that says where X may be written, not what it does: '"grind" may only occur inside a "mill" block'
 RESTRICTION = re.compile(r"\b(?:may|must|can)(?:\s+not|not|n't)?\s+(?:only\s+)?(?:occur|appear|be used|be written|"

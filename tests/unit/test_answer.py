@@ -307,6 +307,9 @@ def test_a_keyword_named_as_such_is_the_subject_not_a_stopword() -> None:
     assert content_terms("What does the with statement do?") == ["with", "statement"]
     assert content_terms("What is the in operator?") == ["in", "operator"]
     assert content_terms("the operator of the mine") == ["operator", "mine"]  # an article is never a keyword
+    # one list of syntax nouns for every reader: a keyword named by any of them, singular or plural, is a term
+    assert content_terms("What does the if block hold?") == ["if", "block", "hold"]
+    assert content_terms("How do the is tests differ?") == ["is", "tests", "differ"]
     assert expected_answer("What is the in operator?").kind == "description"
 
 

@@ -14,7 +14,7 @@ from contextlib import closing
 from pathlib import Path
 
 from satiate.tools.search.base import RawHit
-from satiate.tools.text import unique
+from satiate.tools.text import SYNTAX_NOUN, unique
 
 # A dotted name as code writes it ("pkg.mod.func", "str.split", "Path.exists()"), not a version or a file name
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w.]*\w)")
@@ -28,7 +28,6 @@ PREFIX = "stdlib:"
 _SPECIAL = re.compile(r"(?<!\w)(__[a-z][a-z0-9_]*__)(?!\w)")
 
 
-SYNTAX_NOUN = r"(?:operator|statement|keyword|clause|expression|loop|block|test)s?"
 QUOTE_OPEN, QUOTE_CLOSE = "`\"'“‘", "`\"'”’"
 # "the upon operator", "a grind expression", "the `via` test": X before a syntax noun
 _NAMED = re.compile(rf"\b(?:the|an?)\s+[{QUOTE_OPEN}]?([A-Za-z_]\w*)[{QUOTE_CLOSE}]?\s+{SYNTAX_NOUN}\b", re.IGNORECASE)
