@@ -237,11 +237,12 @@ def hedged(text: str) -> bool:
 
 def subject_of(source: SourceRecord, text: str) -> str:
     """What a sentence is about: its first name, or for a sentence that opens by referring back ("The journal was
-    first published in 1963", "It is located ...") or names nothing, the title of its source."""
+    first published in 1963", "It is located ...") or names nothing, the title of its source. A word ending in a
+    colon ("Args:", "Note:") labels what follows: it is not the sentence's subject, so it ends the name."""
     leading: list[str] = []
-    for word in text.split():
-        word = word.strip(",.;:()\"'")
-        if not word or not (word[0].isupper() or word[0].isdigit()):
+    for raw in text.split():
+        word = raw.strip(",.;:()\"'")
+        if not word or not (word[0].isupper() or word[0].isdigit()) or raw.endswith(":"):
             break
         leading.append(word)
     first_word = leading[0].lower() if leading else ""

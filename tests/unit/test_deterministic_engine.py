@@ -49,6 +49,9 @@ def test_disputes_need_the_same_subject():
     # a sentence that refers back takes its page's title as its subject
     assert not same_subject((source("S5", "Journal A", ""), "The journal was first published in 1963."),
                             (source("S6", "Journal B", ""), "The journal was first published in 2009."))
+    # a label that opens two sentences ("Args:") is not their shared subject: each is about its own page
+    assert not same_subject((source("S7", "Kiln.fire", ""), "Args: heat: The heat to fire at."),
+                            (source("S8", "Kiln.cool", ""), "Args: heat: The heat to stop at, not below it."))
     assert has_conflict("founded in 1987", "founded in 1991") and not has_conflict("in 1987", "in 1987 too")
     assert has_conflict("The kettle is efficient.", "The kettle is not efficient.")
 
