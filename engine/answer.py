@@ -19,6 +19,7 @@ from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.comparison import COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
@@ -88,7 +89,6 @@ DEFINITION = re.compile(
 )
 # "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
 COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
-COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
 NAMED_KEYWORD = re.compile(rf"\b(the|an?) \w+ ({SYNTAX_NOUN})\b")
 # "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
 DEFINITION_WITHIN = re.compile(
@@ -574,10 +574,17 @@ def _chunk_number(source: SourceRecord) -> int:
 VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
+def _opening(page: list[Scored]) -> Scored | None:
+    """A page's earliest sentence read that states something: no version note, no bare call signature."""
+    own = [s for s in page if not VERSION_NOTE.match(s.line.text) and not signature_only(s.line.text)]
+    return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position)) if own else None
+
+
 def description_lead(question: str, sources: list[SourceRecord], ranked: list[Scored]) -> Scored | str:
     """The sentence an explanation opens with, or why there is none.
 
-    First the leads the reading layer knows by the question's shape: a named special method's entry, a named
+    First the leads the reading layer knows by the question's shape: for a comparison the opening of its first
+    side's own page (``reading.comparison``), a named special method's entry, a named
     member's entry, the page that does a how-to task, a keyword named as such (``reading.keywords``), the sentence
     that defines the phrase a definition question asks about (``reading.definitions``). A third-party package's
     description never leads unless the question names the package.
@@ -593,8 +600,12 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     """
     question_terms = stems(question)
     relevant = [s for s in ranked if s.score > 0 and not unasked_third_party(question, s.line.source)]
-    chosen = (special_method_lead(question, ranked) or member_lead(question, relevant) or task_lead(question, ranked)
-              or keyword_lead(question, ranked) or definition_lead(question, ranked))
+    # a comparison's side is its subject however common its name is among the pages read ("list"), so its page
+    # is opened whatever its sentences score
+    side = {_page_of(source) for source in first_side_sources(question, (s.line.source for s in ranked))}
+    compared = _opening([s for s in ranked if _page_of(s.line.source) in side])
+    chosen = (compared or special_method_lead(question, ranked) or member_lead(question, relevant)
+              or task_lead(question, ranked) or keyword_lead(question, ranked) or definition_lead(question, ranked))
     if chosen is not None:
         return chosen  # type: ignore[return-value]  # the leads keep the Scored they were given
     read = [stems(source["title"] + " " + source["text"][:SCAN_CHARS]) for source in sources]
@@ -607,10 +618,9 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
             mentions = sum(sum(term in page for page in read) for term in subject)
             own_pages.setdefault(_page_of(scored.line.source), (-len(subject), mentions))
     for page in sorted(own_pages, key=lambda p: own_pages[p]):
-        own = [s for s in relevant if _page_of(s.line.source) == page and not VERSION_NOTE.match(s.line.text)
-               and not signature_only(s.line.text)]
-        if own:
-            return min(own, key=lambda s: (_chunk_number(s.line.source), s.line.position))
+        opening = _opening([s for s in relevant if _page_of(s.line.source) == page])
+        if opening is not None:
+            return opening
     terms = [t for t in unique(content_terms(question)) if t not in COMPARISON_WORDS | FRAMING | EXPLAINING]
     frequency = {t: sum(stem(t) in page for page in read) for t in terms}
     unmentioned = [t for t in terms if not frequency[t]]

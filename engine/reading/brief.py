@@ -19,7 +19,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from satiate.engine.reading.comparison import COMPARISON_WORDS, side_order
 from satiate.engine.reading.leads import ScoredLike, entry_name
+from satiate.tools.search.named_pages import compared_names
 from satiate.tools.search.task_pages import FRAMING
 from satiate.tools.text import content_terms, idf_weights, jaccard, stem, stems
 
@@ -59,8 +61,9 @@ def _page(scored: ScoredLike) -> str:
 
 
 def subject_stems(question: str) -> frozenset[str]:
-    """The question's words that say what it is about: no framing ("how", "do", "work", "explain")."""
-    return frozenset(stem(t) for t in content_terms(question) if t not in FRAMING and t not in EXPLAINING)
+    """The question's words that say what it is about: no framing ("how", "do", "work", "explain", "difference")."""
+    return frozenset(stem(t) for t in content_terms(question)
+                     if t not in FRAMING and t not in EXPLAINING and t not in COMPARISON_WORDS)
 
 
 def subject_coverage(subject: frozenset[str], by_page: dict[str, list[ScoredLike]]) -> dict[str, float]:
@@ -74,8 +77,8 @@ def subject_coverage(subject: frozenset[str], by_page: dict[str, list[ScoredLike
     return {page: sum(weight[t] for t in terms) / total for page, terms in held.items()}
 
 
-def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], first: ScoredLike | None,
-                coverage: dict[str, float]) -> list[str]:
+def _page_order(question: str, ranked: Sequence[ScoredLike], on_subject: list[ScoredLike],
+                first: ScoredLike | None, coverage: dict[str, float]) -> list[str]:
     """Pages by the value of their best few sentences on the subject, the lead's page first; a page holding much
     less of the subject than the best page does is about something else."""
     value: dict[str, float] = defaultdict(float)
@@ -85,9 +88,12 @@ def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], firs
         if counted[page] < PAGE_SENTENCES:
             value[page] += scored.score
             counted[page] += 1
-    titles = {_page(s): s.line.source["title"] for s in on_subject}
+    titles = {_page(s): s.line.source["title"] for s in ranked}
     best = max((coverage[page] for page in value), default=0.0)
     order = sorted((page for page in value if coverage[page] >= PAGE_COVERAGE * best), key=lambda page: -value[page])
+    # a comparison quotes each side's own page, then the page that sets both side by side, before the rest
+    sides = side_order(question, {_page(s): s.line.source for s in ranked}.items())
+    order = sides + [page for page in order if page not in sides]
     if first is not None and any(_page(s) == _page(first) for s in ranked):
         # the other sections of the lead's reference page ('The "grind" statement — "else" clause') come next
         base = first.line.source["title"].split(" — ")[0]
@@ -105,7 +111,10 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
     framing = frozenset(stems(question)) - subject
     if not subject:
         return []
-    on_subject = [s for s in ranked if s.score > 0 and (s.line.terms | stems(s.line.source["title"])) & subject]
+    # a comparison's sides are its subject however common their names are among the pages read ("list")
+    sides = set(side_order(question, {_page(s): s.line.source for s in ranked}.items()))
+    on_subject = [s for s in ranked if (s.score > 0 or _page(s) in sides)
+                  and (s.line.terms | stems(s.line.source["title"])) & subject]
     on_subject_ids = {id(s) for s in on_subject}
     by_page: dict[str, list[ScoredLike]] = defaultdict(list)
     for scored in ranked:
@@ -114,7 +123,8 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
     quoted: list[frozenset[str]] = []
     said: set[str] = set()
     spent = claims_used = 0
-    for page in _page_order(ranked, on_subject, first, subject_coverage(subject, by_page)):
+    compared = compared_names(question) is not None
+    for page in _page_order(question, ranked, on_subject, first, subject_coverage(subject, by_page)):
         if spent >= max_chars or claims_used >= max_claims:
             break
         lines = sorted(by_page[page], key=lambda s: s.line.position)
@@ -122,7 +132,9 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
             (s for s in lines if id(s) in on_subject_ids), key=lambda s: s.score, default=None)
         if start is None:
             continue
-        cap = spent + max_chars * (LEAD_RUN_SHARE if not runs and first is not None else OTHER_RUN_SHARE)
+        # a comparison's lead is one side: it gets a side's share, as the other side does
+        lead = not runs and first is not None and not compared
+        cap = spent + max_chars * (LEAD_RUN_SHARE if lead else OTHER_RUN_SHARE)
         claims: list[list[ScoredLike]] = []
         skipped = 0
         in_entries = False

@@ -50,6 +50,50 @@ def named_objects(question: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+# "the difference between X and Y", "how does X differ from Y", "X vs Y", "compare X with Y": two things side by side
+_COMPARED = (
+    re.compile(r"\bdifferences?\s+between\s+(.+?)\s+and\s+(.+)", re.IGNORECASE),
+    re.compile(r"^\s*(?:how|in what way)\s+(?:does|do|is|are)\s+(.+?)\s+differ\s+from\s+(.+)", re.IGNORECASE),
+    re.compile(r"\bcompare\s+(.+?)\s+(?:and|with|to)\s+(.+)", re.IGNORECASE),
+    re.compile(r"^\s*(?:what is\s+)?([^,]+?)\s+(?:vs\.?|versus)\s+(.+)", re.IGNORECASE),
+)
+# What a side may carry around its name: an article, "in Python", the question mark, a syntax noun, call brackets
+_SIDE_NOISE = re.compile(rf"^(?:the|an?)\s+|\s+in\s+python\b.*$|[?.!]+$|\s+{SYNTAX_NOUN}$|\(\)$", re.IGNORECASE)
+_SIDE_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def compared_names(question: str) -> tuple[str, str] | None:
+    """The two names a comparison question sets side by side ("the difference between a sack and a bale" ->
+    ("sack", "bale")), or None when it is no comparison or a side is no single name (an operator symbol, a phrase).
+
+    A noun after the second side belongs to both ("the grind and upon statements", "raw and baked bricks"); two
+    sides that end in the same noun name kinds of it, which code writes joined ("a static method and a class
+    method" -> ("staticmethod", "classmethod")).
+    """
+    for pattern in _COMPARED:
+        match = pattern.search(question.strip())
+        if match is None:
+            continue
+        sides = [_bare_side(side).split() for side in match.groups()]
+        if len(sides[0]) == 1 and len(sides[1]) == 2:
+            sides[1] = sides[1][:1]
+        elif len(sides[0]) == len(sides[1]) == 2 and sides[0][1].lower() == sides[1][1].lower():
+            sides = [["".join(side)] for side in sides]
+        names = [side[0] if len(side) == 1 and _SIDE_NAME.fullmatch(side[0]) else "" for side in sides]
+        if all(names) and names[0].lower() != names[1].lower():
+            return names[0], names[1]
+        return None
+    return None
+
+
+def _bare_side(side: str) -> str:
+    """A side without its article, quotes, call brackets, syntax noun, "in Python" or question mark."""
+    side = side.strip().strip(QUOTE_OPEN + QUOTE_CLOSE)
+    while (plain := _SIDE_NOISE.sub("", side).strip().strip(QUOTE_OPEN + QUOTE_CLOSE)) != side:
+        side = plain
+    return side
+
+
 def _rows(connection: sqlite3.Connection, sql: str, parameters: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
     return connection.execute(sql, parameters).fetchall()
 
@@ -101,6 +145,27 @@ def _keyword_page(connection: sqlite3.Connection, keyword: str) -> list[tuple[st
                  "id LIMIT 1", (f'%"{keyword}"%',))
 
 
+def _side_page(connection: sqlite3.Connection, name: str) -> list[tuple[str, str, str, str]]:
+    """The page of one side of a comparison: its special method entry, its own page, a method's passage, the member
+    of that name with the shortest qualified name ("deepcopy" -> ``copy.deepcopy``; a module's page is no member: a
+    plain word like "thread" would find one), or the keyword's page."""
+    if _SPECIAL.fullmatch(name):
+        return _special_entry(connection, name)
+    found = _own_page(connection, name) or ("." in name and _method_passage(connection, name))
+    if not found and "." not in name:
+        found = _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE (doc_id GLOB ? OR "
+                      "doc_id GLOB ?) AND title NOT LIKE '% module%' ORDER BY length(doc_id), id LIMIT 1",
+                      (f"{PREFIX}*.{name}", f"{PREFIX}*.{name}#p1"))
+    return found or _keyword_page(connection, name)
+
+
+def _both_page(connection: sqlite3.Connection, first: str, second: str) -> list[tuple[str, str, str, str]]:
+    """The first passage of the page whose title quotes both sides ('Bread types — "loaf", "bun"'): the page that
+    sets them side by side."""
+    return _rows(connection, "SELECT doc_id, title, url, text FROM passages WHERE title LIKE ? AND title LIKE ? "
+                 "ORDER BY length(title), id LIMIT 1", (f'%"{first}"%', f'%"{second}"%'))
+
+
 def _from_member(body: str, name: str) -> str:
     """A class page's passage cut to start at the member's own entry, so its first sentence is the member's."""
     member = name.rsplit(".", 1)[-1]
@@ -109,15 +174,21 @@ def _from_member(body: str, name: str) -> str:
 
 
 def named_pages(index_path: Path, question: str) -> list[RawHit]:
-    """The entry of each special method ``question`` names, then the own page of each object it names, in the order
-    named, then the page of each keyword it names; names with no page are skipped."""
+    """For a comparison, each side's page and the page that quotes both; then the entry of each special method
+    ``question`` names, the own page of each object it names, in the order named, and the page of each keyword it
+    names; names with no page are skipped."""
     names = named_objects(question)
     special = list(dict.fromkeys(_SPECIAL.findall(question)))
     keywords = named_keywords(question)
-    if not (names or special or keywords) or not index_path.is_file():
+    compared = compared_names(question)
+    if not (names or special or keywords or compared) or not index_path.is_file():
         return []
     hits: list[RawHit] = []
     with closing(sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=30)) as connection:
+        if compared:
+            rows = [*_side_page(connection, compared[0]), *_side_page(connection, compared[1]),
+                    *_both_page(connection, *compared)]
+            hits += [RawHit(doc_id=doc_id, title=title, url=url, body=text) for doc_id, title, url, text in rows]
         for name in special:
             hits += [RawHit(doc_id=doc_id, title=title, url=url, body=text)
                      for doc_id, title, url, text in _special_entry(connection, name)]
