@@ -128,8 +128,11 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
         if spent >= max_chars or claims_used >= max_claims:
             break
         lines = sorted(by_page[page], key=lambda s: s.line.position)
-        start = first if first is not None and page == _page(first) else max(
-            (s for s in lines if id(s) in on_subject_ids), key=lambda s: s.score, default=None)
+        subject_lines = [s for s in lines if id(s) in on_subject_ids]
+        # a page is quoted from its best sentence; a comparison side's page from its opening, as its lead would be
+        start = first if first is not None and page == _page(first) else (
+            subject_lines[0] if page in sides and subject_lines else max(subject_lines, key=lambda s: s.score,
+                                                                            default=None))
         if start is None:
             continue
         # a comparison's lead is one side: it gets a side's share, as the other side does

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import zip_longest
 
 from satiate.state.records import SourceRecord
 from satiate.tools.search.named_pages import compared_names
@@ -40,15 +41,17 @@ def quotes_both(source: SourceRecord, sides: tuple[str, str]) -> bool:
 
 
 def side_order(question: str, pages: Iterable[tuple[str, SourceRecord]]) -> list[str]:
-    """For a comparison question, the read pages to quote first (keys as given): the first side's own pages, the
-    second side's, then the pages that quote both; [] for any other question."""
+    """For a comparison question, the read pages to quote first (keys as given): the two sides' own pages in turn,
+    then the pages that quote both; [] for any other question."""
     sides = compared_names(question)
     if sides is None:
         return []
     listed = list(pages)
     both = [key for key, source in listed if quotes_both(source, sides)]
-    order = [key for side in sides for key, source in listed if on_side(source, side) and key not in both]
-    return list(dict.fromkeys(order + both))
+    first, second = ([key for key, source in listed if on_side(source, side) and key not in both] for side in sides)
+    # the sides take turns, so a side documented on many pages does not spend the brief before the other is quoted
+    turns = [key for pair in zip_longest(first, second) for key in pair if key is not None]
+    return list(dict.fromkeys(turns + both))
 
 
 def first_side_sources(question: str, sources: Iterable[SourceRecord]) -> list[SourceRecord]:

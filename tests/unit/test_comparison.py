@@ -51,9 +51,11 @@ def test_each_side_pins_its_own_page_and_the_page_quoting_both(tmp_path: Path):
 SIDES = [
     page(1, "Python stdlib: Millers", "A miller grinds the difference between grain and flour."),
     page(2, "Python built-in: sack", "sack(grain): Built-in bag that can be refilled. A sack holds one load."),
-    page(3, "Python built-in: bale", "bale(straw): Built-in bound bundle that cannot be refilled."),
+    page(3, "Python built-in: bale", "bale(straw): Built-in bound bundle that cannot be refilled. The difference "
+         "between a sack and a bale of straw is in the twine."),
     page(4, 'Python stdlib: Store types — "sack", "bale"', "There are two store types: sacks and bales."),
     page(5, "Python stdlib: difflib", "The difference between two texts is shown line by line."),
+    page(6, 'Python stdlib: Store types — "sack"', "A sack is sewn from jute. Sacks are stacked in the loft."),
 ]
 
 
@@ -63,7 +65,10 @@ def test_the_first_sides_own_page_leads_and_the_second_sides_page_follows_in_the
     lead = description_lead(question, SIDES, reading.ranked)
     assert not isinstance(lead, str)
     assert lead.line.text == "sack(grain): Built-in bag that can be refilled."
-    runs = brief_runs(question, reading.ranked, 600, first=lead)
-    # both sides, each its own share of the length, then the page that quotes both; "difference" is framing only
-    assert [run.page for run in runs][:3] == ["doc2", "doc3", "doc4"]
+    runs = brief_runs(question, reading.ranked, 1200, first=lead)
+    # the sides take turns (the sack's second page waits for the bale's), then the page that quotes both;
+    # "difference" is framing only
+    assert [run.page for run in runs][:4] == ["doc2", "doc3", "doc6", "doc4"]
+    # a side's page is quoted from its opening, not from the sentence that repeats the question's words
+    assert runs[1].lines[0].line.text == "bale(straw): Built-in bound bundle that cannot be refilled."
     assert "doc5" not in [run.page for run in runs] and "differ" not in subject_stems(question)
