@@ -236,6 +236,19 @@ def hedged(text: str) -> bool:
 
 
 def subject_of(source: SourceRecord, text: str) -> str:
+    """What a sentence is about, in lower case (see ``subject_name``)."""
+    return subject_name(source, text).lower()
+
+
+def dispute_topic(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> str:
+    """A dispute as a reader names it: its subject, and the figures in dispute when they differ ("Harbor Works:
+    1987 or 1991"), not a bag of the words both sentences share."""
+    subject = subject_name(*side_a)
+    figures = [*sorted(numbers(side_a[1]) - numbers(side_b[1])), *sorted(numbers(side_b[1]) - numbers(side_a[1]))]
+    return f"{subject}: {' or '.join(figures)}" if figures else subject
+
+
+def subject_name(source: SourceRecord, text: str) -> str:
     """What a sentence is about: its first name, or for a sentence that opens by referring back ("The journal was
     first published in 1963", "It is located ...") or names nothing, the title of its source. A word ending in a
     colon ("Args:", "Note:") labels what follows: it is not the sentence's subject, so it ends the name."""
@@ -247,11 +260,11 @@ def subject_of(source: SourceRecord, text: str) -> str:
         leading.append(word)
     first_word = leading[0].lower() if leading else ""
     if first_word in REFERRING_WORDS:
-        return source["title"].strip().lower()  # "It is located on ..." / "The station ...": the page's subject
+        return source["title"].strip()  # "It is located on ..." / "The station ...": the page's subject
     if leading and first_word not in {"a", "an"}:
-        return " ".join(leading).lower()  # "CKHL-FM is ...", "Harbor Works was founded ..."
+        return " ".join(leading)  # "CKHL-FM is ...", "Harbor Works was founded ..."
     names = entities(text)
-    return (names[0] if names else source["title"]).strip().lower()
+    return (names[0] if names else source["title"]).strip()
 
 
 def same_subject(side_a: tuple[SourceRecord, str], side_b: tuple[SourceRecord, str]) -> bool:
@@ -473,8 +486,7 @@ class DeterministicEngine:
                 seen_pairs.add(pair)
                 if other not in picked:
                     picked.append(other)
-                shared = set(content_terms(text_a)) & set(content_terms(text_b))
-                topic = " ".join(sorted(shared, key=lambda t: (-len(t), t))[:4])
+                topic = dispute_topic((source_a, text_a), (source_b, text_b))
                 winner, reason = self._adjudicate(view, (source_a, text_a), (source_b, text_b))
                 ids = [source_a["id"], source_b["id"]]
                 if winner is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from satiate.engine.breadcrumbs import rank_breadcrumbs, remaining_terms
-from satiate.engine.deterministic import angle_queries, has_conflict, same_subject
+from satiate.engine.deterministic import angle_queries, dispute_topic, has_conflict, same_subject
 from satiate.state.contracts import MAX_QUERY_CHARS
 from satiate.tools.text import claimable, entities, stem
 from support.research_corpus import PASSAGES, QUESTION
@@ -53,6 +53,10 @@ def test_disputes_need_the_same_subject():
     assert not same_subject((source("S7", "Kiln.fire", ""), "Args: heat: The heat to fire at."),
                             (source("S8", "Kiln.cool", ""), "Args: heat: The heat to stop at, not below it."))
     assert has_conflict("founded in 1987", "founded in 1991") and not has_conflict("in 1987", "in 1987 too")
+    # a dispute is named as a reader names it: its subject and the figures in dispute
+    topic = dispute_topic((harbor, "Harbor Works was founded in 1987 by Ada Pell."),
+                          (press, "A press profile claims Harbor Works was founded in 1991."))
+    assert topic == "Harbor Works: 1987 or 1991"
     assert has_conflict("The kettle is efficient.", "The kettle is not efficient.")
 
 
