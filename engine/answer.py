@@ -19,7 +19,7 @@ from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
-from satiate.engine.reading.comparison import COMPARISON_WORDS, first_side_sources
+from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
@@ -87,8 +87,6 @@ REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "h
 DEFINITION = re.compile(
     r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$"
 )
-# "the difference between A and B", "how does A differ from B", "A versus B": an explanation, not a name
-COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
 NAMED_KEYWORD = re.compile(rf"\b(the|an?) \w+ ({SYNTAX_NOUN})\b")
 # "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
 DEFINITION_WITHIN = re.compile(

@@ -18,8 +18,10 @@ from satiate.tools.search.named_pages import compared_names
 from satiate.tools.search.task_pages import page_name
 from satiate.tools.text import stems
 
-# Words that ask for a comparison; they frame the question and say nothing about either side
 SPECIAL_METHOD = re.compile(r"__\w+__")
+# "the difference between A and B", "how does A differ from B", "A versus B": a question typed as an explanation
+COMPARISON = re.compile(r"\bdiffer(?:s|ence|ences)?\b.*\b(?:and|from)\b|\b(?:versus|vs)\b")
+# Words that ask for a comparison; they frame the question and say nothing about either side
 COMPARISON_WORDS = frozenset("differ differs difference differences versus vs compare compared comparison".split())
 
 
