@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from satiate.engine.breadcrumbs import rank_breadcrumbs
+from satiate.engine.reading.names import written_in_lower_case
 from satiate.state.records import SourceRecord
 from satiate.tools.text import SCAN_CHARS, claimable, sentences
 
@@ -35,6 +36,8 @@ def key_actors(question: str, sources: list[SourceRecord], limit: int = 5) -> li
             break
         if len(crumb.source_ids) < 2 or any(crumb.name in a["name"] or a["name"] in crumb.name for a in actors):
             continue
+        if " " not in crumb.name and written_in_lower_case(crumb.name, (s["text"] for s in sources)):
+            continue  # "Optional arguments are ...": a common word that opens sentences is no actor
         ordered = sorted(sources, key=lambda s: crumb.name.lower() not in s["title"].lower())
         for source in ordered:
             profile = defining_sentence(crumb.name, source["text"])

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -118,7 +118,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if chain.kind in NAMED_KINDS:
-        if tokens[0] in STOPWORDS or len(tokens) == 1 and _written_in_lower_case(tokens[0], chain.read):
+        if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
         if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
@@ -132,13 +132,6 @@ def is_alias(name: str, sentence: str) -> bool:
     names the thing the sentence is about, so it answers "what is it called", not "who built it"."""
     return bool(re.search(rf"\b(?:known(?: \w+)? as|called|named|nicknamed|dubbed)\s+[\"“']?{re.escape(name)}",
                           sentence))
-
-
-def _written_in_lower_case(word: str, texts: tuple[str, ...]) -> bool:
-    """A word the sources write in lower case mid-sentence ("see", "unlike") is a common word, whatever opens a
-    sentence with it."""
-    pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b")
-    return any(pattern.search(text) for text in texts)
 
 
 def _place_share(name: str, texts: tuple[str, ...]) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from satiate.tools.text import STOPWORDS
 
@@ -59,3 +60,10 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
     if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
         return ""  # a fragment of a quoted title is not a name of its own
     return span
+
+
+def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:
+    """A word the sources write in lower case mid-sentence ("see", "unlike", "optional") is a common word, whatever
+    opens a sentence with it: no name."""
+    pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.lower())}\b")
+    return any(pattern.search(text) for text in texts)
