@@ -38,6 +38,7 @@ LEAD_PAGE_WEIGHT = 1.5  # the lead's page against the best other page: the answe
 OTHER_PAGE_WEIGHT = 0.5  # a page that only mentions what the question names, against that thing's own pages
 FLOW_BONUS = 1.0  # how much more a sentence is worth that goes on from a chosen one: a brief reads as runs
 OVERSHOOT = 0.1  # of the brief's length, how far its last sentence may run past it
+OWN_NAME_SHARE = 2 / 3  # of a page name's words, the share that must be the question's subject words
 
 
 @dataclass(frozen=True)
@@ -163,13 +164,15 @@ def _concept_weights(candidates: list[_Candidate], ranked: Sequence[ScoredLike],
 
 
 def own_page(question: str, subject: frozenset[str], title: str) -> bool:
-    """A page about what the question names: its name is an object the question names ("the sieve module"), or all
-    its name's words are subject words of the question ('The "grind" statement' for "how does the grind statement
-    work?"). Other pages that mention the subject are about something else that uses it."""
+    """A page about what the question names: its name is an object the question names ("the sieve module"), or most
+    of its name's words are subject words of the question ('The "grind" statement' for "how does the grind statement
+    work?", "Sack Label Syntax" for "how do sack labels work?"). Other pages that mention the subject are about
+    something else that uses it."""
     name = page_name(title)
     named = {n.lower() for n in named_objects(question)}
     name_stems = stems(name)
-    return name.lower() in named or bool(name_stems) and name_stems <= subject
+    held = len(name_stems & subject)
+    return name.lower() in named or bool(name_stems) and held >= OWN_NAME_SHARE * len(name_stems)
 
 
 def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,

@@ -59,6 +59,10 @@ def test_the_page_a_question_names_outweighs_pages_that_only_mention_it():
     subject = subject_stems("How does the quern module work?")
     assert own_page("How does the quern module work?", subject, "Mill stdlib: quern module — Hand mills")
     assert not own_page("How does the quern module work?", subject, "Mill stdlib: bakery module — Ovens")
+    # most of a page's name in the question's subject words: "Sack Label Syntax" is about sack labels
+    labels = subject_stems("Explain how sack.label and sack labels work.")
+    assert own_page("Explain how sack.label and sack labels work.", labels, "Mill stdlib: Sack Label Syntax")
+    assert not own_page("Explain how sack.label and sack labels work.", labels, "Mill stdlib: Label Printing Ink")
     quern = page(3, "Mill stdlib: quern module — Hand mills", "The quern module grinds small amounts of grain by hand. "
                  "Its stones are set with a spindle and a rynd.")
     bakery = page(4, "Mill stdlib: bakery module — Ovens", "The bakery module calls the quern module for fresh flour "
