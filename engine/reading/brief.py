@@ -54,6 +54,10 @@ class Run:
 
 
 VERSION_NOTE = re.compile(r"(?:Changed|New|Deprecated|Added) in version\b")  # history, not how it works
+# a line of a code sample read as a sentence: prose opens with a capital or a quote, code with a lower-case keyword
+# ("for i in range(3): ...", "import mill"), and only code carries an inline comment
+CODE_LINE = re.compile(r"^(?:for|if|while|def|class|try|except|with|import|from|return|async|await|lambda|print)\b"
+                       r"|\s#\s")
 CODE_NAME = re.compile(r"\b\w*_\w*\b|\b\w+(?:\.\w+)+\b")  # "__close__", "sack_size", "mill.grind": names from code
 
 
@@ -140,7 +144,7 @@ def _candidates(ranked: Sequence[ScoredLike], pages: list[str], first: ScoredLik
             terms = frozenset(scored.line.terms)
             speaks = bool(terms & subject) or not terms & framing
             if (in_entries and not opens_entry) or not speaks or scored.line.text.rstrip().endswith(":") \
-                    or VERSION_NOTE.match(scored.line.text):
+                    or VERSION_NOTE.match(scored.line.text) or CODE_LINE.search(scored.line.text):
                 continue
             # an entry's first sentence is quoted under its name ("object.__close__: Called ..."): the name is said
             named = frozenset({entry_name(scored).lower()}) if opens_entry else frozenset()  # type: ignore[union-attr]

@@ -78,3 +78,13 @@ def test_a_module_the_question_names_leads_even_when_its_name_is_a_function_word
     question = "How does the up module work?"
     lead = description_lead(question, sources, read_for(question, sources).ranked)
     assert not isinstance(lead, str) and lead.line.text.startswith("Lift sacks from the cart")
+
+
+def test_a_line_of_a_code_sample_read_as_a_sentence_is_not_quoted():
+    text = ("The hopper feeds the stones slowly from above.\n\n   for sack in the cart of the day:\n"
+            "       hopper.fill(sack)  # one sack at a time into the hopper\n\n"
+            "The hopper lid keeps rain away from the grain.")
+    hopper = page(7, "Mill reference: The hopper", text)
+    [run] = quoted("How does the hopper work?", [hopper], 1_000, "The hopper feeds")
+    assert run == ["The hopper feeds the stones slowly from above.",
+                   "The hopper lid keeps rain away from the grain."]
