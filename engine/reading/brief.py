@@ -170,13 +170,14 @@ def _concept_weights(candidates: list[_Candidate], ranked: Sequence[ScoredLike],
 def own_page(question: str, subject: frozenset[str], title: str) -> bool:
     """A page about what the question names: its name is an object the question names ("the sieve module"), or most
     of its name's words are subject words of the question ('The "grind" statement' for "how does the grind statement
-    work?", "Sack Label Syntax" for "how do sack labels work?"). Other pages that mention the subject are about
-    something else that uses it."""
-    name = page_name(title)
+    work?", "Sack Label Syntax" for "how do sack labels work?"), or it is a section of such a page ('The "grind"
+    statement — "stop" clause'). Other pages that mention the subject are about something else that uses it."""
     named = {n.lower() for n in named_objects(question)}
-    name_stems = stems(name)
-    held = len(name_stems & subject)
-    return name.lower() in named or bool(name_stems) and held >= OWN_NAME_SHARE * len(name_stems)
+    for name in dict.fromkeys([page_name(title), page_name(title.split(" — ")[0])]):
+        name_stems = stems(name)
+        if name.lower() in named or name_stems and len(name_stems & subject) >= OWN_NAME_SHARE * len(name_stems):
+            return True
+    return False
 
 
 def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,

@@ -63,6 +63,11 @@ def test_the_page_a_question_names_outweighs_pages_that_only_mention_it():
     labels = subject_stems("Explain how sack.label and sack labels work.")
     assert own_page("Explain how sack.label and sack labels work.", labels, "Mill stdlib: Sack Label Syntax")
     assert not own_page("Explain how sack.label and sack labels work.", labels, "Mill stdlib: Label Printing Ink")
+    # a section of the subject's reference page is about the subject too
+    asked = "How does the grind statement work?"
+    grind = subject_stems(asked)
+    assert own_page(asked, grind, 'Mill reference: The "grind" statement — "stop" clause')
+    assert not own_page(asked, grind, "Mill reference: Stones — Grind marks")
     quern = page(3, "Mill stdlib: quern module — Hand mills", "The quern module grinds small amounts of grain by hand. "
                  "Its stones are set with a spindle and a rynd.")
     bakery = page(4, "Mill stdlib: bakery module — Ovens", "The bakery module calls the quern module for fresh flour "
