@@ -227,6 +227,7 @@ def score_open(questions: list[OpenQuestion], records: dict[str, dict], backend:
                      "sources_recall": fact_recall(question.facts, read),
                      "bm25_recall": fact_recall(question.facts, bm25_passages(hits, len(answer))),
                      "bm25_lead_recall": fact_recall(question.facts, bm25_passages(hits[:1], len(lead))),
+                     "answer": answer,  # kept so a brief's misses can be read next to its key facts
                      "wall_s": record.get("wall_s", 0.0), "failure": record.get("failure")})
     return rows
 

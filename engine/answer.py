@@ -32,6 +32,7 @@ from satiate.engine.reading.names import (
     name_spans,
 )
 from satiate.state.records import SourceRecord
+from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     SCAN_CHARS,
@@ -569,6 +570,7 @@ def _chunk_number(source: SourceRecord) -> int:
     return int(match.group(1)) if match else 0
 
 
+NAMED_PAGE_FIRST = 100  # a page named by the question outranks any page whose name is only words of the question
 VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
@@ -610,8 +612,13 @@ def description_lead(question: str, sources: list[SourceRecord], ranked: list[Sc
     # the subject's own page may rank low (pages that only mention it say more words); of several, the most
     # specific subject leads ("subprocess" before "modules" on "how does the subprocess module work?")
     own_pages: dict[tuple[str, str], tuple[int, int]] = {}
+    named = {name.lower() for name in named_objects(question)}
     for scored in relevant:
-        subject = stems(page_name(scored.line.source["title"]))
+        name = page_name(scored.line.source["title"])
+        if name.lower() in named:  # "the sieve module": that module's page, even when its name is a function word
+            own_pages.setdefault(_page_of(scored.line.source), (-NAMED_PAGE_FIRST, 0))
+            continue
+        subject = stems(name)
         if subject and subject <= question_terms:
             mentions = sum(sum(term in page for page in read) for term in subject)
             own_pages.setdefault(_page_of(scored.line.source), (-len(subject), mentions))
