@@ -131,6 +131,7 @@ class Found:
     evidence: list[Line] = field(default_factory=list)  # the answer sentence first, then the hop(s) before it
     reason: str = ""
     score: float = 0.0
+    candidates: list[tuple[str, float]] = field(default_factory=list)  # every span weighed, best first
 
 
 # --- the question --------------------------------------------------------------------------------------------------
@@ -550,11 +551,14 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if not votes:
         return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences "
                      "that speak to the question", score=top[0].score)
-    best = max(votes, key=lambda k: (votes[k], -len(k)))
+    order = sorted(votes, key=lambda k: (-votes[k], len(k)))
+    weighed = [(shown[key], round(votes[key], 3)) for key in order]
+    best = order[0]
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
-                     "none states an answer with enough support", score=votes[best])
-    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+                     "none states an answer with enough support", score=votes[best], candidates=weighed)
+    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3),
+                 candidates=weighed)
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...
