@@ -101,19 +101,21 @@ def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: fl
     candidate = found.short_answer or (found.candidates[0][0] if found.candidates else None)
     stating = [with_subject(line.text, line.source["title"]) for line in found.evidence[:1]]
     hops = [with_subject(line.text, line.source["title"]) for line in found.evidence[1:]]
-    confidence = 0.0
+    confidence, factors, missing = 0.0, {}, []
     if candidate:
         chain = Chain(question=question.question, answer=candidate, kind=found.kind, stating=tuple(stating),
                       hops=tuple(hops), answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
                       hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
                       read=tuple(f"{s['title']}. {s['text']}" for s in sources))
-        confidence = assess(chain).confidence
+        verdict = assess(chain)
+        confidence, factors, missing = verdict.confidence, verdict.factors, verdict.missing
     rank = next((i for i, (span, _) in enumerate(found.candidates, 1) if is_right(span, question)), 0)
     return {"qid": question.qid, "half": half_of(question.qid), "question": question.question,
             "answers": list(question.answers), "kind": found.kind, "candidate": candidate,
             "confidence": confidence, "bold": bool(candidate) and confidence >= threshold,
             "right": is_right(candidate, question), "right_rank": rank, "candidates": found.candidates[:6],
-            "evidence": [line.text for line in found.evidence], "reason": found.reason}
+            "evidence": [line.text for line in found.evidence], "reason": found.reason,
+            "factors": factors, "missing": missing}
 
 
 def replay_summary(rows: list[dict]) -> list[str]:

@@ -70,8 +70,8 @@ _DATE = re.compile(
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
 _QUANTITY = re.compile(
-    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
-    r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
+    r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
+    r"[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
