@@ -79,7 +79,6 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
-_YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -359,8 +358,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
-        spans = [span for span in found if span]
-        return [s for s in spans if not _YEARISH.match(s)] or spans
+        return [span for span in found if span]
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952") or a bare number
         names = [n for n in name_spans(text, common)
@@ -419,18 +417,16 @@ def head_noun(question: str) -> str:
 
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
-    """How well a span fits the kind asked for; a quoted span is a title, not a person or a place; a span that
-    carries the question's own noun ("Harrow County" for "what county") fits best."""
+    """How well a span fits the kind asked for; a quoted span is a title, not a person; a span that carries the
+    question's own noun ("Harrow County" for "what county") fits best."""
     if head and head in span.lower().split():
         return 1.3
-    quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
     if expected.kind == "person":
         parts = span.split()
+        quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
-    if expected.kind == "place":
-        return 0.5 if quoted or not span[:1].isupper() else 1.0
     return 1.0
 
 
