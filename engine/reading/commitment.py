@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from satiate.engine.reading.kinds import asked_phrase
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
 from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
 
@@ -161,7 +162,10 @@ def assess(chain: Chain) -> Commitment:
     found = [name for name in names if mentioned(name, chain_texts)]
     # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
     # chain could state; the words the sources do use must be stated by the chain.
-    asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
+    # The noun the question names its answer by ("what nationality", "which city") is what the answer is, checked by
+    # its type; the chain need not write it out ("Ada Pell was a Welsh poet" answers "what nationality").
+    answered_by = {stem(word) for word in asked_phrase(chain.question)[-1:]}
+    asked = (_stems(chain.question) - _stems(chain.answer) - answered_by) & set().union(*(_stems(t) for t in read))
     covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
