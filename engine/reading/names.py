@@ -18,6 +18,8 @@ _NAME_RUN = re.compile(
 )
 
 
+# a nickname quoted inside a name belongs to it: Ada "Kit" Pell is one name, not "Ada" and "Pell"
+_NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (?=[A-Z])")
 _SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
@@ -35,6 +37,7 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     """
     quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
     found = list(quoted)
+    text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
         # a full stop after a word, not an initial or an abbreviation, ends a sentence the splitter left whole (inside
         # a quotation): "... is Tarrow. Ada Pell ..." names "Tarrow" and "Ada Pell", and "Ada" opens a sentence

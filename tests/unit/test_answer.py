@@ -92,6 +92,12 @@ def test_a_full_stop_after_a_word_ends_a_name_but_not_after_an_initial_or_an_abb
         "Ivo K. Marren", "Bellwood Bros. Pictures", "St. Anselm"]
 
 
+def test_a_nickname_quoted_inside_a_name_belongs_to_it() -> None:
+    spans = name_spans('Ada "Kit" Pell (born 1950) is a sailor who named her boat "Heron" after Tom Vane.')
+    assert "Ada Kit Pell" in spans and "Ada" not in spans and "Pell" not in spans
+    assert "Heron" in spans and "Tom Vane" in spans  # a quoted title elsewhere stays a name of its own
+
+
 def test_an_instruction_opening_a_sentence_is_no_name_and_does_not_stick_to_the_name_it_governs() -> None:
     common = frozenset({"raise", "send"})
     assert name_spans("Send a value into the generator.", common) == []
