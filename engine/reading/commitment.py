@@ -160,10 +160,8 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     found = [name for name in names if mentioned(name, chain_texts)]
-    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
-    # chain could state; the words the sources do use must be stated by the chain.
-    # The noun the question names its answer by ("what nationality", "which city") is what the answer is, checked by
-    # its type; the chain need not write it out ("Ada Pell was a Welsh poet" answers "what nationality").
+    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), and the noun it names its
+    # answer by ("what nationality") is checked by the type: the chain must state the other words the sources use.
     answered_by = {stem(word) for word in asked_phrase(chain.question)[-1:]}
     asked = (_stems(chain.question) - _stems(chain.answer) - answered_by) & set().union(*(_stems(t) for t in read))
     covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()

@@ -20,6 +20,7 @@ _NAME_RUN = re.compile(
 
 # a nickname quoted inside a name belongs to it: Ada "Kit" Pell is one name, not "Ada" and "Pell"
 _NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (?=[A-Z])")
+# a word's full stop (not an initial's or an abbreviation's) ends a sentence the splitter left whole in a quotation
 _SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
@@ -39,9 +40,7 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
-        # a full stop after a word, not an initial or an abbreviation, ends a sentence the splitter left whole (inside
-        # a quotation): "... is Tarrow. Ada Pell ..." names "Tarrow" and "Ada Pell", and "Ada" opens a sentence
-        parts = _SENTENCE_END.split(match.group(0))
+        parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
         for index, part in enumerate(parts):
             opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
             following = parts[index + 1:index + 2] or text[match.end():].split(None, 1)
