@@ -499,6 +499,12 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     head = head_noun(question)
     counted = counted_noun(question)
     qualifiers = question_terms - {stem(counted)}
+    source_count = len({s["key"] for s in sources})
+    generic = max(4, int(0.08 * source_count))
+    mentioned_in: dict[str, set[str]] = defaultdict(set)
+    for line in pool:
+        for span in name_spans(line.text, common):
+            mentioned_in[span.lower()].add(line.source["key"])
     # Names the sources define by the question's noun ("X is a Welsh glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
     best_value: dict[str, float] = {}
@@ -516,6 +522,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
                 # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
                 # "which ferry ...?" asks for)
+            if len(mentioned_in.get(key, ())) > generic and head not in key.split():
+                continue  # a name most pages mention ("United States") answers nothing in particular, unless it
+                # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             closeness = _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
