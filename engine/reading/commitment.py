@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from satiate.engine.reading.kinds import asked_phrase
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
 from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
 
@@ -160,10 +159,9 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     found = [name for name in names if mentioned(name, chain_texts)]
-    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), and the noun it names its
-    # answer by ("what nationality") is checked by the type: the chain must state the other words the sources use.
-    answered_by = {stem(word) for word in asked_phrase(chain.question)[-1:]}
-    asked = (_stems(chain.question) - _stems(chain.answer) - answered_by) & set().union(*(_stems(t) for t in read))
+    # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
+    # chain could state; the words the sources do use must be stated by the chain.
+    asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
     covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()

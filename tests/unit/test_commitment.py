@@ -88,17 +88,6 @@ def test_a_time_question_needs_a_time():
     assert type_fit(chain("The Orlin fair began when?", "1612", "date", sentence))[0] == 1.0
 
 
-def test_the_noun_the_question_names_its_answer_by_need_not_be_stated():
-    # "what newspaper" is checked by the answer's type; the sentence that names it need not say "newspaper"
-    read = ("Ilse Moravec founded the Tarrow Courier in 1887.", "Newspapers of the valley are printed in Tarrow.")
-    verdict = assess(chain("What newspaper did Ilse Moravec found?", "Tarrow Courier", "name", read[0], read))
-    assert verdict.factors["coverage"] == 1.0
-    # another word of the question that the sources use is still a constraint the chain must state
-    verdict = assess(chain("What weekly newspaper did Ilse Moravec found?", "Tarrow Courier", "name", read[0],
-                           read + ("A weekly paper costs a penny.",)))
-    assert verdict.factors["coverage"] < 1.0
-
-
 def test_coverage_is_the_share_of_the_question_words_the_chain_states():
     partial = assess(chain("Who founded Varnholt Mill and sold its grain in Tarrow?", "Ilse Moravec", "person",
                            "Varnholt Mill was founded by Ilse Moravec.", read=(FOUNDED,)))
