@@ -2,6 +2,7 @@
 
     python -m bench.diagnose                                  # bench/results/multihop, the full loop, first seed
     python -m bench.diagnose --config no_critic --seed 2
+    python -m bench.diagnose results/x --replay              # the finder and the commitment again, on what was read
 
 Scorer-side, like ``bench.scoring``: it reads the gold passages and accepted answers from the data folder to explain
 each miss, and writes ``diagnosis.md`` next to the results. Categories:
@@ -21,9 +22,13 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from bench.data import DEFAULT_DATA, Question, corpus_path, load_questions
+from bench.data import DEFAULT_DATA, Question, corpus_path, half_of, load_questions
+from bench.metrics import is_right
 from bench.multihop import DEFAULT_OUT
 from bench.scoring import answer_found, document_id, normalize_answer
+from satiate.engine.answer import find_answer, with_subject
+from satiate.engine.reading.commitment import Chain, assess
+from satiate.state.settings import setting_default
 
 YES_NO = {"yes", "no"}
 
@@ -75,12 +80,69 @@ def answer_miss(run: dict, question: Question, corpus: dict[str, dict]) -> str |
     return "answer not verbatim in any read passage"
 
 
+def replayed_sources(run: dict, corpus: dict[str, dict]) -> list[dict]:
+    """The passages a run read, in reading order, as the sources an engine is handed."""
+    sources = []
+    for position, passage in enumerate(run["read"], 1):
+        row = corpus.get(document_id(passage))
+        if row is not None:
+            sources.append({"id": f"S{position}", "key": passage, "url": f"corpus://{passage}", "title": row["title"],
+                            "text": row["text"], "doc_id": passage, "backend": "corpus", "read_kind": "passage",
+                            "query": "", "angle": "", "cycle": 1, "round": 1})
+    return sources
+
+
+def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: float) -> dict:
+    """The finder and the commitment gate run again over what the run read: the candidate, its confidence, whether it
+    is right, and where the first right candidate ranked (0: none was weighed). Grounding is not replayed: the
+    chain is the finder's own evidence, each sentence with its page's subject restored as a claim would have it."""
+    sources = replayed_sources(run, corpus)
+    found = find_answer(question.question, sources)
+    candidate = found.short_answer or (found.candidates[0][0] if found.candidates else None)
+    stating = [with_subject(line.text, line.source["title"]) for line in found.evidence[:1]]
+    hops = [with_subject(line.text, line.source["title"]) for line in found.evidence[1:]]
+    confidence, factors, missing = 0.0, {}, []
+    if candidate:
+        chain = Chain(question=question.question, answer=candidate, kind=found.kind, stating=tuple(stating),
+                      hops=tuple(hops), answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
+                      hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
+                      read=tuple(f"{s['title']}. {s['text']}" for s in sources))
+        verdict = assess(chain)
+        confidence, factors, missing = verdict.confidence, verdict.factors, verdict.missing
+    rank = next((i for i, (span, _) in enumerate(found.candidates, 1) if is_right(span, question)), 0)
+    return {"qid": question.qid, "half": half_of(question.qid), "question": question.question,
+            "answers": list(question.answers), "kind": found.kind, "candidate": candidate,
+            "confidence": confidence, "bold": bool(candidate) and confidence >= threshold,
+            "right": is_right(candidate, question), "right_rank": rank, "candidates": found.candidates[:6],
+            "evidence": [line.text for line in found.evidence], "reason": found.reason,
+            "factors": factors, "missing": missing}
+
+
+def replay_summary(rows: list[dict]) -> list[str]:
+    """Coverage, precision and right/wrong bold per half of the replayed answers, and how the right answer ranked."""
+    lines = ["| half | questions | coverage | precision | wrong bold | right bold | right on top | right lower | "
+             "no right candidate |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for half in ("tuning", "reporting"):
+        group = [r for r in rows if r["half"] == half]
+        count = len(group) or 1
+        bold = [r for r in group if r["bold"]]
+        right = sum(r["right"] for r in bold)
+        lines.append(f"| {half} | {len(group)} | {len(bold) / count:.3f} | {right / (len(bold) or 1):.3f} | "
+                     f"{(len(bold) - right) / count:.3f} | {right / count:.3f} | "
+                     f"{sum(r['right_rank'] == 1 for r in group)} | {sum(r['right_rank'] > 1 for r in group)} | "
+                     f"{sum(r['right_rank'] == 0 for r in group)} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.diagnose", description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="?", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--config", default="satiate")
     parser.add_argument("--seed", type=int, default=None, help="default: the first seed run")
+    parser.add_argument("--replay", action="store_true",
+                        help="run the finder and the commitment gate again over the passages each question read "
+                        "(today's code, no search) and write replay.jsonl with every question's candidates")
     args = parser.parse_args(argv)
     questions = {q.qid: q for q in load_questions(args.data)}
     corpus = load_corpus(args.data)
@@ -88,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     runs = [r for r in runs if r["config"] == args.config]
     seed = args.seed if args.seed is not None else min(r["seed"] for r in runs)
     runs = [r for r in runs if r["seed"] == seed]
+    if args.replay:
+        threshold = setting_default("short_answer_commit_threshold")
+        rows = [replay(run, questions[run["qid"]], corpus, threshold) for run in runs if run.get("read")]
+        (args.results / "replay.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        print("\n".join(replay_summary(rows)))
+        return 0
     evidence_kinds: dict[str, Counter] = defaultdict(Counter)
     answer_kinds: dict[str, Counter] = defaultdict(Counter)
     detail: list[str] = []

@@ -73,8 +73,8 @@ _DATE = re.compile(
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
 _QUANTITY = re.compile(
-    r"(?:(?:about|around|approximately|nearly|over|almost|some)\s+)?[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|"
-    r"million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
+    r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
+    r"[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
@@ -82,7 +82,6 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
-_YEARISH = re.compile(r"(?:1[0-9]|20)\d{2}\b(?!,\d)")
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -131,6 +130,7 @@ class Found:
     evidence: list[Line] = field(default_factory=list)  # the answer sentence first, then the hop(s) before it
     reason: str = ""
     score: float = 0.0
+    candidates: list[tuple[str, float]] = field(default_factory=list)  # every span weighed, best first
 
 
 # --- the question --------------------------------------------------------------------------------------------------
@@ -358,12 +358,11 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
-        spans = [span for span in found if span]
-        return [s for s in spans if not _YEARISH.match(s)] or spans
+        return [span for span in found if span]
     if kind in ("person", "place", "name"):
-        # a name is not a date ("June 12", "April 1952") or a bare number
+        # a name is not a date ("June 12", "April 1952")
         names = [n for n in name_spans(text, common)
-                 if not _DATE.search(n) and not _DAY_OF_MONTH.match(n) and not re.fullmatch(r"[\d\s,.]+", n)]
+                 if not _DATE.search(n) and not _DAY_OF_MONTH.match(n)]
         return list(dict.fromkeys(names))
     return []
 
@@ -418,18 +417,16 @@ def head_noun(question: str) -> str:
 
 
 def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
-    """How well a span fits the kind asked for; a quoted span is a title, not a person or a place; a span that
-    carries the question's own noun ("Harrow County" for "what county") fits best."""
+    """How well a span fits the kind asked for; a quoted span is a title, not a person; a span that carries the
+    question's own noun ("Harrow County" for "what county") fits best."""
     if head and head in span.lower().split():
         return 1.3
-    quoted = bool(re.search(rf"[\"“]{re.escape(span)}[\"”]", text))
     if expected.kind == "person":
         parts = span.split()
+        quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
-    if expected.kind == "place":
-        return 0.5 if quoted or not span[:1].isupper() else 1.0
     return 1.0
 
 
@@ -550,11 +547,14 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if not votes:
         return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences "
                      "that speak to the question", score=top[0].score)
-    best = max(votes, key=lambda k: (votes[k], -len(k)))
+    order = sorted(votes, key=lambda k: (-votes[k], len(k)))
+    weighed = [(shown[key], round(votes[key], 3)) for key in order]
+    best = order[0]
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
-                     "none states an answer with enough support", score=votes[best])
-    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3))
+                     "none states an answer with enough support", score=votes[best], candidates=weighed)
+    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3),
+                 candidates=weighed)
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
-from satiate.tools.text import STOPWORDS, content_terms, stem, words
+from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -118,6 +118,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if chain.kind in NAMED_KINDS:
+        if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
+            tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
         if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
         if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:

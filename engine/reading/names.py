@@ -19,6 +19,10 @@ _NAME_RUN = re.compile(
 )
 
 
+# a nickname quoted inside a name belongs to it: Ada "Kit" Pell is one name, not "Ada" and "Pell"
+_NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (?=[A-Z])")
+# a word's full stop (not an initial's or an abbreviation's) ends a sentence the splitter left whole in a quotation
+_SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
@@ -35,11 +39,15 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     """
     quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
     found = list(quoted)
+    text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
-        opens = bool(_CLAUSE_START.search(text[:match.start()]))
-        span = _name_in(match.group(0).rstrip(".'’"), opens, text[match.end():].split(None, 1), common, quoted)
-        if span:
-            found.append(span)
+        parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
+        for index, part in enumerate(parts):
+            opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
+            following = parts[index + 1:index + 2] or text[match.end():].split(None, 1)
+            span = _name_in(part.rstrip(".'’"), opens, following, common, quoted)
+            if span:
+                found.append(span)
     return list(dict.fromkeys(found))
 
 

@@ -83,6 +83,21 @@ def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names(
     assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
 
 
+def test_a_full_stop_after_a_word_ends_a_name_but_not_after_an_initial_or_an_abbreviation() -> None:
+    # the splitter leaves a quotation whole (one too long to be a title); a word's full stop in it ends a sentence
+    quoted = ('She wrote that "the finest voice the whole valley ever heard was Tarrow. Ada Pell only began to sing '
+              'after the war" in her notes.')
+    assert name_spans(quoted) == ["Tarrow", "Ada Pell"]
+    assert name_spans("Ivo K. Marren worked with Bellwood Bros. Pictures near St. Anselm.") == [
+        "Ivo K. Marren", "Bellwood Bros. Pictures", "St. Anselm"]
+
+
+def test_a_nickname_quoted_inside_a_name_belongs_to_it() -> None:
+    spans = name_spans('Ada "Kit" Pell (born 1950) is a sailor who named her boat "Heron" after Tom Vane.')
+    assert "Ada Kit Pell" in spans and "Ada" not in spans and "Pell" not in spans
+    assert "Heron" in spans and "Tom Vane" in spans  # a quoted title elsewhere stays a name of its own
+
+
 def test_an_instruction_opening_a_sentence_is_no_name_and_does_not_stick_to_the_name_it_governs() -> None:
     common = frozenset({"raise", "send"})
     assert name_spans("Send a value into the generator.", common) == []
@@ -108,6 +123,10 @@ def test_a_number_that_counts_something_else_is_no_answer_and_a_qualifier_stays(
     question = "How many inhabitants does the hall have?"
     spans = candidate_spans(text, expected_answer(question), counted=counted_noun(question))
     assert "713" in spans and "4" not in spans  # 4 counts police officers, not inhabitants
+    # a comparative bound belongs to the number: "more than 40" is not "40"
+    bounded = "How many lighthouses does the Tarrow company run?"
+    assert candidate_spans("It runs more than 40 lighthouses and up to 6 ferries.", expected_answer(bounded),
+                           counted=counted_noun(bounded)) == ["more than 40"]
     seated = "The hall can seat how many people?"
     qualifiers = frozenset(stems(seated)) - {stem(counted_noun(seated))}
     assert "650 seated" in candidate_spans(text, expected_answer(seated), qualifiers=qualifiers,

@@ -36,6 +36,14 @@ def test_a_common_word_is_no_name():
     assert fit == 0.0
 
 
+def test_a_name_that_opens_with_an_article_is_still_a_name():
+    stating = "The Tarrow Courier is a weekly newspaper founded by Ilse Moravec."
+    fit, _ = type_fit(chain("Which newspaper did Ilse Moravec found?", "The Tarrow Courier", "name", stating))
+    assert fit == 1.0
+    fit, _ = type_fit(chain("Which newspaper did Ilse Moravec found?", "The", "name", stating))
+    assert fit == 0.0  # the article alone is no name
+
+
 def test_explanation_questions_get_no_name():
     fit, why = type_fit(chain("What does spindle return?", "Spindle", "name", "Spindle returns a list."))
     assert fit == 0.0 and "explanation" in why
