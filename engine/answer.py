@@ -24,20 +24,16 @@ from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead, unasked_third_party
-from satiate.engine.reading.names import (
-    AUXILIARIES,
-    LEADING_NOISE,
-    MONTHS,
-    QUESTION_OPENERS,
-    name_spans,
-)
+from satiate.engine.reading.names import LEADING_NOISE, MONTHS, name_spans
 from satiate.state.records import SourceRecord
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
+    AUXILIARIES,
     SCAN_CHARS,
     STOPWORDS,
     SYNTAX_NOUN,
+    WH_WORDS,
     claimable,
     clean_title,
     content_terms,
@@ -241,7 +237,7 @@ def focus_terms(question: str) -> frozenset[str]:
     """The terms next to the question word ("founded in what year", "the current opposition leader"): the relation
     the answer sentence itself must state, whichever hop the rest of the question needs."""
     tokens = words(question)
-    at = next((i for i, token in enumerate(tokens) if token in QUESTION_OPENERS), None)
+    at = next((i for i, token in enumerate(tokens) if token in WH_WORDS), None)
     if at is None:
         return frozenset()
     window = " ".join(tokens[max(0, at - FOCUS_BEFORE): at + FOCUS_AFTER + 1])

@@ -22,10 +22,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from satiate.tools.text import IRREGULAR, STOPWORDS, entities, stems
+from satiate.tools.text import AUXILIARIES, BE_FORMS, IRREGULAR, STOPWORDS, entities, stems
 
-BE_FORMS = frozenset("am is are was were be been being".split())
-AUXILIARIES = BE_FORMS | frozenset("has have had will would shall should can could may might must do does did".split())
 # Words that may stand between an auxiliary and its participle ("was first held", "has since been renamed").
 INTERVENING = frozenset("first also not never later then once still often originally again only already since "
                         "subsequently jointly formally officially".split())

@@ -28,7 +28,12 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-QUESTION_WORDS = frozenset("who what when where which why how whose whom name list tell describe explain".split())
+# The function words the reading layer names: the question words that open a question, and the verb forms that
+# stand before a participle or open a yes/no question ("was ... born", "Did ...?")
+WH_WORDS = frozenset("who what when where which why how whose whom".split())
+QUESTION_WORDS = WH_WORDS | frozenset("name list tell describe explain".split())
+BE_FORMS = frozenset("am is are was were be been being".split())
+AUXILIARIES = BE_FORMS | frozenset("has have had will would shall should can could may might must do does did".split())
 
 # Connectors that may sit inside a capitalised name ("Journal of Applied Orchard Studies").
 NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for", "du", "del", "da", "&"})

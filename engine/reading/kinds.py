@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.engine.reading.names import AUXILIARIES, DETERMINERS, QUESTION_OPENERS
-from satiate.tools.text import IRREGULAR, STOPWORDS, stem, words
+from satiate.engine.reading.names import DETERMINERS
+from satiate.tools.text import AUXILIARIES, IRREGULAR, STOPWORDS, WH_WORDS, stem, words
 
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
 # about, an auxiliary starts its verb.
@@ -55,7 +55,7 @@ def _noun_phrase(tokens: list[str]) -> list[str]:
         if word == "of" and phrase and phrase[-1] in KIND_WORDS:
             phrase = []
             continue
-        if word in AUXILIARIES or word in PHRASE_ENDS or word in QUESTION_OPENERS or _verb_shaped(word):
+        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or _verb_shaped(word):
             break
         if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
             if phrase:  # "ferry crosses the sound": the word before "the" is the verb

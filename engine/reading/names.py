@@ -5,14 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import STOPWORDS
+from satiate.tools.text import AUXILIARIES, STOPWORDS, WH_WORDS
 
-AUXILIARIES = frozenset("is are was were do does did can could has have had will would should shall may might".split())
 MONTHS = ("January February March April May June July August September October November December").split()
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
-QUESTION_OPENERS = frozenset("who what when where which why how whose whom".split())
-LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | QUESTION_OPENERS | AUXILIARIES
-STOP_NAMES = STOPWORDS | QUESTION_OPENERS | frozenset(m.lower() for m in MONTHS)
+LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
+STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _NAME_RUN = re.compile(
     r"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:of|the|and|de|la|van|von|for|du|del|da|&)\s+)*"
     r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
