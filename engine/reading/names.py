@@ -39,6 +39,9 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
+        if (text[match.end():match.end() + 1] == ":" and " " not in match.group(0)
+                and _CLAUSE_START.search(text[:match.start()])):
+            continue  # "Args: ...", "Note: ...": a one-word label opening a line names what follows, not a thing
         parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
         for index, part in enumerate(parts):
             opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))

@@ -320,6 +320,14 @@ def test_a_version_note_does_not_open_an_explanation() -> None:
     assert found.evidence[0].text.startswith("functools.cache(user_function): Simple lightweight")
 
 
+def test_a_one_word_label_opening_a_line_is_no_name():
+    from satiate.engine.reading.names import name_spans
+
+    assert name_spans("Args: sack: The sack to weigh.") == []  # a docstring's label names what follows
+    assert name_spans("Note: Harbor Works closed.") == ["Harbor Works"]
+    assert name_spans("Ada Pell: a botanist from Orren.") == ["Ada Pell", "Orren"]  # a name of two words stays
+
+
 def test_a_keyword_named_as_such_is_the_subject_not_a_stopword() -> None:
     from satiate.tools.text import content_terms
 
