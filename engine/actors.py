@@ -36,7 +36,7 @@ def key_actors(question: str, sources: list[SourceRecord], limit: int = 5) -> li
             break
         if len(crumb.source_ids) < 2 or any(crumb.name in a["name"] or a["name"] in crumb.name for a in actors):
             continue
-        if " " not in crumb.name and written_in_lower_case(crumb.name, (s["text"] for s in sources)):
+        if " " not in crumb.name and written_in_lower_case(crumb.name, (s["text"][:SCAN_CHARS] for s in sources)):
             continue  # "Optional arguments are ...": a common word that opens sentences is no actor
         ordered = sorted(sources, key=lambda s: crumb.name.lower() not in s["title"].lower())
         for source in ordered:
