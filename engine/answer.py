@@ -23,7 +23,7 @@ from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, firs
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
-from satiate.engine.reading.leads import member_lead, special_method_lead, task_lead, unasked_third_party
+from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import LEADING_NOISE, MONTHS, name_spans
 from satiate.state.records import SourceRecord
 from satiate.tools.search.named_pages import named_objects
@@ -567,7 +567,6 @@ def _chunk_number(source: SourceRecord) -> int:
 
 
 NAMED_PAGE_FIRST = 100  # a page named by the question outranks any page whose name is only words of the question
-VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
 def _opening(page: list[Scored]) -> Scored | None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from satiate.engine.reading.comparison import COMPARISON_WORDS, side_order
-from satiate.engine.reading.leads import ScoredLike, entry_name
+from satiate.engine.reading.leads import VERSION_NOTE, ScoredLike, entry_name
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name
 from satiate.tools.text import content_terms, idf_weights, jaccard, stem, stems
@@ -54,7 +54,6 @@ class Run:
         return tuple(scored for claim in self.claims for scored in claim)
 
 
-VERSION_NOTE = re.compile(r"(?:Changed|New|Deprecated|Added) in version\b")  # history, not how it works
 # a line of a code sample read as a sentence: prose opens with a capital or a quote, code with a lower-case keyword
 # ("for i in range(3): ...", "import mill"), and only code carries an inline comment
 CODE_LINE = re.compile(r"^(?:for|if|while|def|class|try|except|with|import|from|return|async|await|lambda|print)\b"

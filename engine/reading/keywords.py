@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.leads import ScoredLike, third_party
+from satiate.engine.reading.leads import VERSION_NOTE, ScoredLike, third_party
 from satiate.tools.search.named_pages import QUOTE_CLOSE, QUOTE_OPEN, named_keywords
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import SYNTAX_NOUN, stem, stems, unique, words
@@ -24,7 +24,6 @@ from satiate.tools.text import SYNTAX_NOUN, stem, stems, unique, words
 # An opening that says where X may be written, not what it does: '"grind" may only occur inside a "mill" block'
 RESTRICTION = re.compile(r"\b(?:may|must|can)(?:\s+not|not|n't)?\s+(?:only\s+)?(?:occur|appear|be used|be written|"
                          r"be nested|be placed)\b", re.IGNORECASE)
-VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 GRAMMAR = re.compile(r"::=")  # a grammar rule ("grind_stmt ::= 'grind' target"), not a sentence
 
 

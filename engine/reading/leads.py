@@ -33,6 +33,9 @@ from satiate.tools.text import SCAN_CHARS, idf_weights, sentences, stem, stems
 # How much of the task's weight the best page's name and summary must hold for it to lead.
 MIN_TASK_SHARE = 0.5
 RARITY_SHARE = 0.25  # how much rarer task words count: a little (the task's subject is on many pages read)
+# A version note ("Changed in version 3.2: ...", "Deprecated since version 3.4") is the page's history, not what
+# its subject is or does: it never leads and no brief quotes it
+VERSION_NOTE = re.compile(r"^(?:changed|new|added|deprecated)\b.{0,20}\bversion\b", re.IGNORECASE)
 
 
 class LineLike(Protocol):
