@@ -24,7 +24,7 @@ STOPWORDS = frozenset(
     she should since so some such than that the their theirs them themselves then there these they this those
     through thus to too two under until up upon us used using very via was wasn we were weren what whatever when
     where whether which while who whom whose why will with within without would yet you your yours yourself
-    s t d ll m re ve y also known called named
+    s t d ll m ve y also known called named
     """.split()
 )
 

@@ -320,6 +320,14 @@ def test_a_version_note_does_not_open_an_explanation() -> None:
     assert found.evidence[0].text.startswith("functools.cache(user_function): Simple lightweight")
 
 
+def test_a_module_named_like_a_contraction_fragment_is_a_term():
+    from satiate.tools.text import content_terms, words
+
+    # the tokenizer keeps "we're" whole, so a lone "re" is never a contraction's fragment: it is the re module
+    assert words("we're sure") == ["we're", "sure"]
+    assert content_terms("How does the re module split text?") == ["re", "module", "split", "text"]
+
+
 def test_a_one_word_label_opening_a_line_is_no_name():
     from satiate.engine.reading.names import name_spans
 
