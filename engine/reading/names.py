@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import AUXILIARIES, STOPWORDS, WH_WORDS
+from satiate.tools.text import AUXILIARIES, NAME_CONNECTORS, STOPWORDS, WH_WORDS
 
 MONTHS = ("January February March April May June July August September October November December").split()
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
+_CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
 _NAME_RUN = re.compile(
-    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:of|the|and|de|la|van|von|for|du|del|da|&)\s+)*"
+    rf"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:{_CONNECTOR})\s+)*"
     r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
 )
 
