@@ -22,7 +22,7 @@ from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
-from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
+from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import LEADING_NOISE, MONTHS, name_spans
 from satiate.state.records import SourceRecord
@@ -48,7 +48,7 @@ from satiate.tools.text import (
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 # which option a comparison wants; for a date, whether a year is asked for
-Direction = Literal["early", "late", "more", "less", "same", "year", ""]
+Direction = Literal["early", "late", "more", "less", "same", "year", "period", ""]
 
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
@@ -68,9 +68,14 @@ _DATE = re.compile(
     rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},\s*\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
     rf"(?:1[0-9]|20)\d{{2}}s?)\b"
 )
+# A stretch of time: two dates joined ("from 1901 to 1925", "1901–1925", "between May 1901 and 1903").
+_PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
+                     rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
+# A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    r"[$£€]?\d[\d,.]*(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
+    r"[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)"
+    r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
@@ -165,6 +170,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
     if any(cue in lowered for cue in COUNT_CUES):
         return Expected("number")
+    if asks_for_a_period(lowered):
+        return Expected("date", (), "period")
     if re.search(r"\b(?:what|which)\s+year\b", lowered):
         return Expected("date", (), "year")
     asks_when = first == "when" or tokens[-1:] == ["when"] or lowered.startswith("since when")  # "... ended when?"
@@ -347,6 +354,8 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     kind = expected.kind
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
+        if expected.direction == "period":  # "during what years?": a start and an end, never one date alone
+            return list(dict.fromkeys(m.group(0) for m in _PERIOD.finditer(text)))
         if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
         return spans

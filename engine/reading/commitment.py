@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, phrase_tokens, said_to_be
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
 
@@ -34,7 +35,8 @@ EXPLANATION = re.compile(
     r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
-ASKS_FOR_A_TIME = re.compile(r"\bwhen\s*$|\bwhat (?:year|date|decade|century|timeframe)\b")
+ASKS_FOR_A_TIME = re.compile(
+    r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
@@ -117,6 +119,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is not a time"
     if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
+    if asks_for_a_period(question) and len(re.findall(r"\d+", answer)) < 2:
+        return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
     if chain.kind in NAMED_KINDS:
         if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
@@ -124,9 +128,29 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
         if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if restated := _restated_subject(chain):
+            return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
         if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
     return 1.0, ""
+
+
+def _restated_subject(chain: Chain) -> str:
+    """The question's own description of a thing, when the cited sentence says the answer is that thing ("What
+    kind of charter did a retired harbour pilot draft?" answered by "Ada Pell", who "is a retired harbour pilot"):
+    the answer is then what the question speaks of, not what it asks for (a "kind of charter"). Only a question that
+    names what it asks for ("what/which <noun>") is read so, and only when the sources call the answer by some
+    other noun: "who was the first mayor of X" is rightly answered by someone who "was the first mayor of X"."""
+    asked = asked_phrase(chain.question)
+    if not asked:
+        return ""
+    question_stems = {stem(token.strip(",;:?!\"“”")) for token in phrase_tokens(chain.question)}
+    for text in chain.stating:
+        phrase = said_to_be(chain.answer, text)
+        said = {stem(word) for word in phrase}
+        if said and said <= question_stems and stem(asked[-1]) not in said:
+            return " ".join(phrase)
+    return ""
 
 
 def is_alias(name: str, sentence: str) -> bool:

@@ -18,12 +18,19 @@ from satiate.tools.text import AUXILIARIES, IRREGULAR, STOPWORDS, WH_WORDS, stem
 PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
 # "what kind of X", "what type of X": the kind word only points at X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
+# "during what years", "in what timeframe": the answer is a stretch of time with a start and an end, not one date.
+_ASKS_FOR_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
 PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
 # "X (aside) is a ...", "X, a ..., was the ...": what a defining sentence says its subject is.
 _DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?:,[^,]{0,80},)?\s+"
                       r"(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(?P<description>[^.;]{2,200})")
+
+
+def asks_for_a_period(question: str) -> bool:
+    """Whether the question asks for a stretch of time ("served during what years?"): one year does not answer it."""
+    return bool(_ASKS_FOR_A_PERIOD.search(" ".join(words(question))))
 
 
 def asked_phrase(question: str) -> list[str]:
@@ -33,7 +40,7 @@ def asked_phrase(question: str) -> list[str]:
     phrase runs on too long to be a noun phrase."""
     clause = re.split(r"[,;:?!\"“(]", question)
     for part in clause:
-        tokens = [token.lower().strip(".'’") for token in part.split()]
+        tokens = phrase_tokens(part)
         for at, token in enumerate(tokens):
             if token not in ("what", "which") or token == "which" and at and tokens[at - 1] in PHRASE_ENDS:
                 continue
@@ -47,15 +54,17 @@ def asked_phrase(question: str) -> list[str]:
     return []
 
 
-def _noun_phrase(tokens: list[str]) -> list[str]:
+def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
     """The words up to the phrase's verb, preposition or relative word, when they are few enough to be one noun
-    phrase; a kind word points on to its noun ("kind of ferry"), and a word before a determiner is a verb."""
+    phrase; a kind word points on to its noun ("kind of ferry"), and a word before a determiner is a verb. After an
+    article a past form that opens the phrase is an adjective ("a retired pilot")."""
     phrase: list[str] = []
     for word in tokens:
         if word == "of" and phrase and phrase[-1] in KIND_WORDS:
             phrase = []
             continue
-        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or _verb_shaped(word):
+        adjective = after_article and not phrase
+        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or _verb_shaped(word) and not adjective:
             break
         if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
             if phrase:  # "ferry crosses the sound": the word before "the" is the verb
@@ -73,6 +82,20 @@ def _verb_shaped(word: str) -> bool:
     """A past form ("founded", "won", "born") ends the noun phrase; a hyphenated modifier ("steam-powered") does
     not."""
     return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
+
+
+def said_to_be(name: str, sentence: str) -> list[str]:
+    """The noun phrase the sentence says ``name`` is ("Ada Pell, born 1901, is a former harbour pilot who ..." ->
+    former, harbour, pilot), read as ``asked_phrase`` reads the question's; none when the sentence says no such
+    thing or its description runs on too long to be one noun phrase."""
+    match = re.search(rf"{re.escape(name)}[^.]{{0,160}}?\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+"
+                      r"(?P<phrase>[^.;,()]{2,160})", sentence)
+    return _noun_phrase(phrase_tokens(match.group("phrase")), after_article=True) if match else []
+
+
+def phrase_tokens(text: str) -> list[str]:
+    """Lower-cased words split at spaces only, so a hyphenated modifier stays one word ("jet-powered")."""
+    return [token.lower().strip(".'’") for token in text.split()]
 
 
 def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -> dict[str, float]:

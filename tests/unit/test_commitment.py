@@ -101,3 +101,24 @@ def test_a_hop_that_only_mentions_the_subject_beside_another_place_ties_nothing(
     verdict = assess(chain(question, "Lena Carr", "person", stating, (stating, hop), hops=(hop,),
                            hop_pages=("Wrenfold",)))
     assert verdict.factors["subject"] < 1.0 and verdict.confidence < 0.8
+
+
+def test_a_time_point_does_not_answer_a_question_asking_for_a_stretch_of_time():
+    sentence = "Ilse Moravec ran Varnholt Mill from 1887 to 1912; the mill burned in 1901."
+    question = "The founder of Varnholt Mill ran it during what years?"
+    fit, why = type_fit(chain(question, "1901", "date", sentence))
+    assert fit < 0.5 and "stretch of time" in why
+    assert type_fit(chain(question, "from 1887 to 1912", "date", sentence))[0] == 1.0
+
+
+def test_the_thing_the_question_describes_is_not_what_it_asks_for():
+    stating = "Ilse Moravec, born in 1851 in Tarrow, was a retired river pilot who drafted the Gull Charter."
+    question = "What kind of charter did a retired river pilot draft?"
+    fit, why = type_fit(chain(question, "Ilse Moravec", "name", stating))
+    assert fit < 0.5 and "retired river pilot" in why
+    # the sources calling the answer by the noun the question asks for ("which river pilot") is the kind asked for
+    assert type_fit(chain("Which retired river pilot drafted the Gull Charter?", "Ilse Moravec", "person",
+                          stating))[0] == 1.0
+    # a "who" question is rightly answered by the person the sentence describes by the question's own words
+    assert type_fit(chain("Who was the retired river pilot that drafted the Gull Charter?", "Ilse Moravec", "person",
+                          stating))[0] == 1.0

@@ -37,3 +37,19 @@ def test_a_bridge_the_sources_call_by_the_questions_noun_is_the_answer_even_when
     found = find_answer('What was the name of the 1990 loose retelling of the legend "Gullmoor Rising" written by '
                         "Ada Pell?", sources)
     assert found.short_answer == "Gullmoor Tales"
+
+
+def test_a_question_asking_for_a_stretch_of_time_is_answered_by_a_start_and_an_end() -> None:
+    sources = [_source("Ilse Moravec", "Ilse Moravec joined the Tarrow Rowing Club in 1961. She coached the club from "
+                       "1968 to 1990, and in 1975 it won the Gull Cup.")]
+    found = find_answer("The founder of the Gull Cup crew coached the Tarrow Rowing Club during what years?", sources)
+    assert found.short_answer == "from 1968 to 1990"
+    assert find_answer("In what year did Ilse Moravec join the Tarrow Rowing Club?", sources).short_answer == "1961"
+
+
+def test_an_ordinal_ranks_something_and_is_no_count() -> None:
+    sources = [_source("Orlin Press", "Gull Songs is the 12th book from Orlin Press. Orlin Press has shops in 40 "
+                       "towns.")]
+    found = find_answer("Orlin Press has shops in how many towns?", sources)
+    assert found.short_answer == "40"
+    assert all(not name.startswith("12") for name, _ in found.candidates)
