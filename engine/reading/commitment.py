@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, phrase_tokens, said_to_be
+from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, phrase_tokens, said_to_be, verb_shaped
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
 
@@ -179,6 +179,8 @@ def assess(chain: Chain) -> Commitment:
     # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
     # chain could state; the words the sources do use must be stated by the chain.
     asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
+    # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
+    asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - _stems(chain.answer)
     covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()

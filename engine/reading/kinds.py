@@ -64,7 +64,7 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
             phrase = []
             continue
         adjective = after_article and not phrase
-        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or _verb_shaped(word) and not adjective:
+        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or verb_shaped(word) and not adjective:
             break
         if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
             if phrase:  # "ferry crosses the sound": the word before "the" is the verb
@@ -78,7 +78,7 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
     return nouns
 
 
-def _verb_shaped(word: str) -> bool:
+def verb_shaped(word: str) -> bool:
     """A past form ("founded", "won", "born") ends the noun phrase; a hyphenated modifier ("steam-powered") does
     not."""
     return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))

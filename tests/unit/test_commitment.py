@@ -122,3 +122,10 @@ def test_the_thing_the_question_describes_is_not_what_it_asks_for():
     # a "who" question is rightly answered by the person the sentence describes by the question's own words
     assert type_fit(chain("Who was the retired river pilot that drafted the Gull Charter?", "Ilse Moravec", "person",
                           stating))[0] == 1.0
+
+
+def test_a_relation_verb_no_source_states_is_left_open():
+    died = "Ilse Moravec died in Tarrow in 1931."
+    verdict = assess(chain("Where was Ilse Moravec born?", "Tarrow", "place", died))
+    assert verdict.factors["coverage"] < 1.0 and any("born" in item for item in verdict.missing)
+    assert assess(chain("Where did Ilse Moravec die?", "Tarrow", "place", died)).confidence == 1.0
