@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.commitment import BEHAVIOUR, is_alias
+from satiate.engine.reading.commitment import BEHAVIOUR, is_alias, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
-from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, described_as, kind_share
+from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_period, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import LEADING_NOISE, MONTHS, name_spans
 from satiate.state.records import SourceRecord
@@ -50,10 +50,6 @@ AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "n
 # which option a comparison wants; for a date, whether a year is asked for
 Direction = Literal["early", "late", "more", "less", "same", "year", "period", ""]
 
-PLACE_NOUNS = frozenset(
-    "place city town country county state region province village area location river island continent district "
-    "capital borough municipality street island".split()
-)
 TIME_NOUNS = frozenset("year date day month decade century timeframe period era time".split())
 COUNT_CUES = ("how many", "how much", "what number", "how long", "how old", "how tall", "how high", "how far",
               "how large", "how big", "what percentage", "what population", "how deep", "how wide")
@@ -373,7 +369,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
 
 
 def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "",
-                      of_kind: bool = False) -> bool:
+                      of_kind: bool = False, names: tuple[str, ...] = ()) -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
     Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
     "Harrow County" answers "what county?". A name the sources call by the question's noun phrase may share half
@@ -383,6 +379,8 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
     if digits := numbers(span):
         return not digits <= numbers(question_lower)
     span_terms = stems(span)
+    if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
+        return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
     shared = len(span_terms & (question_terms - {stem(head)}))
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
@@ -502,6 +500,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     question_terms = frozenset(stems(question))
     focus = focus_terms(question) & question_terms or question_terms
     head = head_noun(question)
+    names = tuple(question_names(question))
     counted = counted_noun(question)
     qualifiers = question_terms - {stem(counted)}
     source_count = len({s["key"] for s in sources})
@@ -520,7 +519,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
             key = span.lower()
             share = kind_share(span, of_kind)
-            if not _outside_question(span, question_lower, question_terms, head, share is not None) or (
+            if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

@@ -33,7 +33,8 @@ STOPWORDS = frozenset(
 WH_WORDS = frozenset("who what when where which why how whose whom".split())
 QUESTION_WORDS = WH_WORDS | frozenset("name list tell describe explain".split())
 BE_FORMS = frozenset("am is are was were be been being".split())
-AUXILIARIES = BE_FORMS | frozenset("has have had will would shall should can could may might must do does did".split())
+DO_FORMS = frozenset("do does did".split())
+AUXILIARIES = BE_FORMS | DO_FORMS | frozenset("has have had will would shall should can could may might must".split())
 
 # Connectors that may sit inside a capitalised name ("Journal of Applied Orchard Studies").
 NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "la", "van", "von", "for", "du", "del", "da", "&"})

@@ -22,9 +22,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from satiate.engine.reading.kinds import asked_phrase, asks_for_a_period, phrase_tokens, said_to_be, verb_shaped
+from satiate.engine.reading.kinds import (
+    PLACE_NOUNS,
+    asked_phrase,
+    asks_for_a_period,
+    classified_as,
+    phrase_tokens,
+    said_to_be,
+    verb_shaped,
+)
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
-from satiate.tools.text import ARTICLES, STOPWORDS, content_terms, stem, words
+from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -93,6 +101,22 @@ def question_names(question: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _named_nouns(chain: Chain) -> list[str]:
+    """A name the question gives with the common noun it qualifies ("the Tarrow library"): that noun is the thing
+    asked about, so sources that never mention it answer about another thing ("the Tarrow mill"). Not for a verdict,
+    whose two sides are read on their own."""
+    if chain.kind in ("yes_no", "choice"):
+        return []
+    found = []
+    for name in name_spans(chain.question):
+        for match in re.finditer(rf"{re.escape(name)}\s+([a-z][a-z-]+)\b", chain.question):
+            # after "did"/"does" the subject ends at the bare verb: "where did the Tarrow poet die?"
+            awaits_verb = DO_FORMS & set(words(chain.question[:match.start()]))
+            if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb:
+                found.append(f"{name} {match.group(1)}")
+    return found
+
+
 def _stems(text: str) -> set[str]:
     """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
     return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
@@ -126,7 +150,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
         if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
-        if chain.kind == "person" and _place_share(answer, chain.read) >= PLACE_SHARE:
+        if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
+                                       classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
@@ -174,7 +199,7 @@ def assess(chain: Chain) -> Commitment:
     names = question_names(chain.question)
     read = list(chain.read) + list(chain.answer_pages) + list(chain.hop_pages)
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
-    unread = [name for name in names if not mentioned(name, read)]
+    unread = [name for name in names + _named_nouns(chain) if not mentioned(name, read)]
     found = [name for name in names if mentioned(name, chain_texts)]
     # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
     # chain could state; the words the sources do use must be stated by the chain.
@@ -222,7 +247,8 @@ def _on_subject(chain: Chain, names: list[str]) -> bool:
     relations = asked - name_stems - _stems(" ".join(stating))  # what the question asks that the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
     describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
-    tied_hops = [hop for hop in hops if (describes or relations & _stems(hop))
+    described = (asked - name_stems) & _stems(" ".join(stating))  # the question's words the answer sentence says
+    tied_hops = [hop for hop in hops if (describes or (relations | described) & _stems(hop))
                  and (any(mentioned(name, [hop]) for name in names) or not names)]
     bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

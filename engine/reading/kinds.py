@@ -20,6 +20,11 @@ PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or tha
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
 # "during what years", "in what timeframe": the answer is a stretch of time with a start and an end, not one date.
 _ASKS_FOR_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")
+# Nouns that name a kind of place: "which county" asks for a place, and "the river Selk" is one.
+PLACE_NOUNS = frozenset(
+    "place city town country county state region province village area location river island continent district "
+    "capital borough municipality street".split()
+)
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
 PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
@@ -91,6 +96,21 @@ def said_to_be(name: str, sentence: str) -> list[str]:
     match = re.search(rf"{re.escape(name)}[^.]{{0,160}}?\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+"
                       r"(?P<phrase>[^.;,()]{2,160})", sentence)
     return _noun_phrase(phrase_tokens(match.group("phrase")), after_article=True) if match else []
+
+
+def classified_as(name: str, texts: Iterable[str]) -> set[str]:
+    """The common nouns the texts class ``name`` by: what they say it is ("X is a market town" -> town) and the noun
+    set before it ("the river X", "the quarry of X", "the mason X")."""
+    before = re.compile(rf"\b(?:the|a|an)\s+([a-z]+)\s+(?:of\s+)?{re.escape(name)}\b")
+    nouns: set[str] = set()
+    for text in texts:
+        if name not in text:
+            continue
+        nouns |= {match.group(1) for match in before.finditer(text)}
+        said = said_to_be(name, text)
+        if said:
+            nouns.add(said[-1])
+    return nouns
 
 
 def phrase_tokens(text: str) -> list[str]:

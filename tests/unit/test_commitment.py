@@ -129,3 +129,36 @@ def test_a_relation_verb_no_source_states_is_left_open():
     verdict = assess(chain("Where was Ilse Moravec born?", "Tarrow", "place", died))
     assert verdict.factors["coverage"] < 1.0 and any("born" in item for item in verdict.missing)
     assert assess(chain("Where did Ilse Moravec die?", "Tarrow", "place", died)).confidence == 1.0
+
+
+def test_a_hop_that_calls_the_bridge_by_the_questions_own_word_ties_it():
+    question = "Who painted the banner of the Wrenfold Guild?"
+    stating = "The Red Lark is a silk banner painted by Oda Venn in 1890."
+    hop = "The guild's banner, the Red Lark, hangs in its hall."
+    verdict = assess(chain(question, "Oda Venn", "person", stating, (stating, hop), hops=(hop,),
+                           hop_pages=("Wrenfold Guild",)))
+    assert verdict.factors["subject"] == 1.0
+    elsewhere = "The Red Lark inn stands opposite the Wrenfold Guild's hall."  # names both, calls it no banner
+    loose = assess(chain(question, "Oda Venn", "person", stating, (stating, elsewhere), hops=(elsewhere,),
+                         hop_pages=("Wrenfold Guild",)))
+    assert loose.factors["subject"] < 1.0
+
+
+def test_a_who_answer_the_sources_class_as_a_place_is_a_place():
+    stating = "The Wrenfold Guild was founded in 1702 on the banks of the river Ost."
+    fit, why = type_fit(chain("Who founded the Wrenfold Guild?", "Ost", "person", stating))
+    assert fit < 0.5 and "place" in why
+    defined = ("Merrow is a market town on the Ost.", "The Wrenfold Guild met at Merrow from its founding.")
+    assert type_fit(chain("Who founded the Wrenfold Guild?", "Merrow", "person", defined[1], defined))[0] < 0.5
+    by_trade = "The Wrenfold Guild was founded in 1702 by the weaver Ost Harlan."
+    assert type_fit(chain("Who founded the Wrenfold Guild?", "Ost Harlan", "person", by_trade))[0] == 1.0
+
+
+def test_the_thing_a_name_qualifies_must_be_read_about():
+    stating = "The town hall of Wrenfold was built in 1871."
+    verdict = assess(chain("When was the Wrenfold library built?", "1871", "date", stating))
+    assert verdict.confidence == 0.0 and "Wrenfold library" in verdict.explanation()
+    assert assess(chain("When was the Wrenfold town hall built?", "1871", "date", stating)).confidence == 1.0
+    # after "did" the word that follows the name is the question's verb, not a thing it names
+    died = "Oda Venn, the Wrenfold Guild's painter, died in Merrow."
+    assert assess(chain("Where did the painter of the Wrenfold Guild die?", "Merrow", "place", died)).confidence == 1.0

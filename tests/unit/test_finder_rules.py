@@ -53,3 +53,10 @@ def test_an_ordinal_ranks_something_and_is_no_count() -> None:
     found = find_answer("Orlin Press has shops in how many towns?", sources)
     assert found.short_answer == "40"
     assert all(not name.startswith("12") for name, _ in found.candidates)
+
+
+def test_a_name_as_long_as_the_questions_that_shares_a_word_with_it_is_someone_else() -> None:
+    sources = [_source("Oda Venn", "Oda Venn was a painter from Merrow. She trained under her aunt, Mira Venn, at "
+                       "the Wrenfold Guild.")]
+    found = find_answer("Who trained Oda Venn?", sources)
+    assert found.short_answer == "Mira Venn"
