@@ -89,6 +89,10 @@ IRREGULAR = {
     "made": "make", "built": "build", "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
     "led": "lead", "held": "hold", "won": "win", "sold": "sell", "bought": "buy", "taught": "teach",
     "gave": "give", "given": "give", "took": "take", "taken": "take", "knew": "know", "known": "know",
+    "sang": "sing", "sung": "sing", "drew": "draw", "drawn": "draw", "ran": "run", "told": "tell", "spoke": "speak",
+    "spoken": "speak", "chose": "choose", "chosen": "choose", "became": "become", "grew": "grow", "grown": "grow",
+    "fought": "fight", "met": "meet", "paid": "pay", "saw": "see", "seen": "see", "stood": "stand",
+    "lost": "lose", "brought": "bring", "flew": "fly", "flown": "fly", "wore": "wear", "worn": "wear",
 }
 
 

@@ -122,6 +122,17 @@ def _stems(text: str) -> set[str]:
     return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
 
 
+def states(term: str, said: set[str]) -> bool:
+    """Whether stems ``said`` state a question's stem: itself, or the verb of an agent noun ("singer" is stated by
+    "sung", "writer" by "written", "director" by "directed")."""
+    if term in said:
+        return True
+    if len(term) > 4 and term.endswith(("er", "or")):
+        base = term[:-2]
+        return stem(base) in said or stem(base + "e") in said
+    return False
+
+
 def mentioned(name: str, texts: list[str]) -> bool:
     """Whether one text holds every content word of the name (a name is its words together, not scattered)."""
     wanted = _stems(name) or {stem(w) for w in words(name)}
@@ -206,7 +217,8 @@ def assess(chain: Chain) -> Commitment:
     asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - _stems(chain.answer)
-    covered = asked & set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
+    said = set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
+    covered = {term for term in asked if states(term, said)}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
     weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
@@ -244,11 +256,12 @@ def _on_subject(chain: Chain, names: list[str]) -> bool:
     if any(mentioned(name, stating) for name in names) or not names and asked & _stems(" ".join(stating)):
         return True
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
-    relations = asked - name_stems - _stems(" ".join(stating))  # what the question asks that the answer does not say
+    answer_said = _stems(" ".join(stating))
+    relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
     describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
-    described = (asked - name_stems) & _stems(" ".join(stating))  # the question's words the answer sentence says
-    tied_hops = [hop for hop in hops if (describes or (relations | described) & _stems(hop))
+    described = (asked - name_stems) - relations  # the question's words the answer sentence says
+    tied_hops = [hop for hop in hops if (describes or any(states(term, _stems(hop)) for term in relations | described))
                  and (any(mentioned(name, [hop]) for name in names) or not names)]
     bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

@@ -162,3 +162,16 @@ def test_the_thing_a_name_qualifies_must_be_read_about():
     # after "did" the word that follows the name is the question's verb, not a thing it names
     died = "Oda Venn, the Wrenfold Guild's painter, died in Merrow."
     assert assess(chain("Where did the painter of the Wrenfold Guild die?", "Merrow", "place", died)).confidence == 1.0
+
+
+def test_an_agent_noun_is_stated_by_its_verb():
+    sung = "The Gull Song was sung by Oda Venn at the Wrenfold fair."
+    others = "Ida Marr, a singer and director from Merrow, owned the Wrenfold inn."  # the nouns are in use
+    verdict = assess(chain("Who was the singer of the Gull Song?", "Oda Venn", "person", sung, read=(sung, others)))
+    assert verdict.factors["coverage"] == 1.0 and not verdict.missing
+    directed = "Gull Song was directed by Oda Venn."
+    assert assess(chain("Who was the director of Gull Song?", "Oda Venn", "person", directed,
+                        read=(directed, others))).confidence == 1.0
+    unrelated = assess(chain("Who was the owner of the Gull Song?", "Oda Venn", "person", sung,
+                             read=(sung, "Ida Marr is the owner of the Wrenfold inn.")))
+    assert unrelated.factors["coverage"] < 1.0  # "owner" is no form of anything the sentence says

@@ -60,6 +60,7 @@ def test_inflections_meet_and_short_words_are_not_mangled():
     assert stem("makes") == stem("making") == stem("made") == stem("make")
     assert stem("founded") == stem("founding") == stem("founds")
     assert stem("built") == stem("builds") and stem("wrote") == stem("writes")
+    assert stem("sung") == stem("sings") and stem("drawn") == stem("draws") and stem("chosen") == stem("chooses")
     assert stem("cities") == stem("city") and stem("studies") == stem("studied")
     assert (stem("news"), stem("this"), stem("does"), stem("his")) == ("news", "this", "does", "his")
     assert stem("news") != stem("new")
