@@ -25,7 +25,7 @@ from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import MONTHS, name_spans
-from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, yes_no
+from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.state.records import SourceRecord
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
@@ -463,6 +463,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         if expected.kind == "choice" and pair is not None:
             return _verdict(choose(question, pair, expected.direction, ranked), "choice")
         return _verdict(yes_no(question, pair, ranked), "yes_no")
+    if expected.kind in ("place", "name") and (subjects := joint_subjects(question)):
+        shared = shared_answer(question, subjects, ranked, lambda text: candidate_spans(text, expected, common))
+        if shared.answer:  # else the usual reading below, over every sentence
+            return _verdict(shared, expected.kind)
     top = [s for s in ranked[:TOP_SENTENCES] if s.score > 0]
     if not top:
         return Found(None, expected.kind, reason="no sentence read speaks to the question")
@@ -626,7 +630,8 @@ def _evidence(scored: Scored) -> list[Line]:
 def _verdict(found: Verdict, kind: AnswerKind) -> Found:
     """A verdict (``reading.verdicts``) as the finder's answer: its evidence is the two sides' sentences."""
     lines = [line for line in found.evidence if isinstance(line, Line)]  # the finder's own sentences, handed back
-    return Found(found.answer, kind, lines, reason=found.reason, score=found.score)
+    weighed = [(found.answer, round(found.score, 3))] if found.answer else []
+    return Found(found.answer, kind, lines, reason=found.reason, score=found.score, candidates=weighed)
 
 
 def evidence_lines(question: str, sources: list[SourceRecord], limit: int) -> list[Line]:

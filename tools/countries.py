@@ -18,6 +18,16 @@ _CODE = re.compile(r"^[A-Z]{2,3}$|\d")
 
 
 @functools.cache
+def _demonyms() -> frozenset[str]:
+    return frozenset(part.strip() for country in all_countries() for part in (country.demonym() or "").split("/"))
+
+
+def is_demonym(word: str) -> bool:
+    """The word names a country's people ("Spanish", "Norwegian"), not a place."""
+    return word in _demonyms()
+
+
+@functools.cache
 def _country_forms() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     """One pattern for every form, and each form's countries (one demonym may name several: "Chinese")."""
     countries: dict[str, set[str]] = {}

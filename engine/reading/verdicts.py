@@ -18,13 +18,13 @@ for a side the verdict is withheld, not guessed from word overlap.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.leads import LineLike, ScoredLike
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
-from satiate.tools.countries import countries_named, country_words
+from satiate.tools.countries import countries_named, country_words, is_demonym
 from satiate.tools.text import AUXILIARIES, clean_title, content_terms, stem, stems, words
 
 Joiner = Literal["and", "or"]
@@ -220,6 +220,42 @@ def choose(question: str, pair: tuple[str, str], direction: str, ranked: Sequenc
         return Verdict(None, [line_a.line, line_b.line], reason="the sources support both options equally")
     chosen, other = (line_a, line_b) if score_a > score_b else (line_b, line_a)
     return Verdict(pair[0 if score_a > score_b else 1], [chosen.line, other.line], score=chosen.score)
+
+
+# --- what both share -------------------------------------------------------------------------------------------------
+JOINT_SUBJECTS = re.compile(r"^(?:in )?(?:what|which|where)\b(?: \w+)? (?:is|are|was|were)\s+(?:the\s+|both\s+)?", re.I)
+
+
+def joint_subjects(question: str) -> tuple[str, str] | None:
+    """The two names a question asks one thing of, when they are its whole subject ("Where are Tarrow Mill and Gull
+    Rock located?", "What genre are Salt Hollow and Copper Weather?"); None for a pair named anywhere else."""
+    pair = compared_pair(question, "and")
+    opening = JOINT_SUBJECTS.match(question.strip())
+    return pair if pair and opening and question.strip()[opening.end():].startswith(pair[0]) else None
+
+
+def shared_answer(question: str, pair: tuple[str, str], ranked: Sequence[ScoredLike],
+                  spans: Callable[[str], list[str]]) -> Verdict:
+    """What both subjects' own pages state: the first span of the asked kind (``spans``) that a sentence of each own
+    page names, the question's own words and people's adjectives aside ("Spanish" is no place). A span of one side
+    only (an alias, a town of one) answers for one of them, not for both."""
+    sides = [read_side(name, ranked) for name in pair]
+    if any(not side.own for side in sides):
+        return Verdict(None, reason="a shared answer needs each subject's own page")
+    asked = question.lower()
+    found: list[dict[str, ScoredLike]] = []
+    for side in sides:
+        carriers: dict[str, ScoredLike] = {}
+        for scored in side.own[:SIDE_LINES]:
+            for span in spans(scored.line.text):
+                if span.lower() not in asked and not is_demonym(span):
+                    carriers.setdefault(span, scored)
+        found.append(carriers)
+    shared = [span for span in found[0] if span in found[1]]
+    if not shared:
+        return Verdict(None, reason="the two subjects' pages name nothing in common")
+    first, second = found[0][shared[0]], found[1][shared[0]]
+    return Verdict(shared[0], [first.line, second.line], score=min(first.score, second.score))
 
 
 # --- how far a verdict is trusted ------------------------------------------------------------------------------------

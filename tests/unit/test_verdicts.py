@@ -102,3 +102,16 @@ def test_the_two_sides_are_read_from_the_question() -> None:
     assert compared_pair("Are the Tarrow Mill and Copper Weather both closed?", "and") == ("Tarrow Mill",
                                                                                          "Copper Weather")
     assert compared_pair("Which is older, the violin or the cello?", "or") is None
+
+
+def test_where_two_things_are_is_what_both_their_pages_name() -> None:
+    question = "Where are Tarrow Mill and Gull Rock Lighthouse located?"
+    mill = ("Tarrow Mill", "Tarrow Mill (Norwegian: \"Molin Tarrow\") is a water mill in Brenn, on the Isle of Marrow.")
+    rock = ("Gull Rock Lighthouse", "Gull Rock Lighthouse (Norwegian: \"Fyr Gull\") is a lighthouse near Oskar Point, "
+                                    "on the Isle of Marrow.")
+    found = find_answer(question, sources_of(mill, rock))
+    # not "Norwegian" (a people, not a place), "Molin Tarrow" (the mill's other name) nor one side's town
+    assert found.short_answer == "Isle of Marrow"
+    assert {line.source["title"] for line in found.evidence} == {"Tarrow Mill", "Gull Rock Lighthouse"}
+    apart = ("Gull Rock Lighthouse", "Gull Rock Lighthouse is a lighthouse near Oskar Point, on the Isle of Skerry.")
+    assert find_answer(question, sources_of(mill, apart)).short_answer != "Isle of Marrow"
