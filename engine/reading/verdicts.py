@@ -1,4 +1,5 @@
-"""Verdicts on two named things: yes or no ("Are A and B both P?"), one of two ("Which is older, A or B?").
+"""Verdicts on two named things: yes or no ("Are A and B both P?"), one of two ("Which is older, A or B?"), and
+what both share.
 
 A verdict is a commitment like any short answer. It rests on what each side's *own* page says: a sentence that
 merely names a side on another page ("a crossing of the Tarrow Hound and ...") describes something else, and a side
@@ -12,7 +13,8 @@ subject is (a kind, a place, an ingredient) and must each be stated, a country b
 adjective ("from Eastland" by "an Eastlandish band"). A word of P that no source read uses at all is the asker's
 paraphrase and not required. "The same N" compares what the two leads say: their countries for a nationality, their
 describing words otherwise. "More / older / larger" compares a number or a year each side's page states; with none
-for a side the verdict is withheld, not guessed from word overlap.
+for a side the verdict is withheld, not guessed from word overlap. And a question that asks one thing of two
+subjects ("Where are A and B located?") is answered by a span both own pages name, not by one side's alias.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ class Verdict:
 
 @dataclass
 class Side:
-    """What was read about one side: its own page's sentences (in page order), then other pages' mentions of it."""
+    """What was read about one side: its own page's sentences (in page order) and other pages' mentions of it; a
+    verdict reads the own page when it was read, the mentions only when it was not."""
 
     name: str
     own: list[ScoredLike]
