@@ -1,7 +1,7 @@
 """Countries as texts name them: by name, by another spelling, or by the adjective for their people.
 
 A question asks "are both from Eastland?" where a source says "an Eastlandish band": the two are one statement. The
-names, spellings and demonyms ("Spain", "Kingdom of Spain", "Spanish") come from the countryinfo package's data
+names, spellings and demonyms ("Finland", "Republic of Finland", "Finnish") come from the countryinfo package's data
 (MIT, pure Python, about 250 countries), read once per process; a text's countries are matched as whole,
 capitalised words, so "china" the porcelain and "turkey" the bird are not countries, and two- or three-letter codes
 ("CD", "IN") are left out as too easily something else.
@@ -23,7 +23,7 @@ def _demonyms() -> frozenset[str]:
 
 
 def is_demonym(word: str) -> bool:
-    """The word names a country's people ("Spanish", "Norwegian"), not a place."""
+    """The word names a country's people ("Finnish", "Swedish"), not a place."""
     return word in _demonyms()
 
 
@@ -43,7 +43,7 @@ def _country_forms() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
 
 
 def countries_named(text: str) -> frozenset[str]:
-    """The countries a text names, by name or by demonym ("an American band" names the United States)."""
+    """The countries a text names, by name or by demonym ("a Finnish band" names Finland)."""
     pattern, countries = _country_forms()
     return frozenset().union(*(countries[match.group(0)] for match in pattern.finditer(text)))
 

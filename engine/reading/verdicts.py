@@ -132,7 +132,7 @@ def _states(text: str, values: set[str], countries: frozenset[str]) -> bool:
 
 
 def _describing(side: Side) -> set[str]:
-    """What a side's lead sentences say it is: the words after "is a" / "was an" ("Eastlandish director")."""
+    """What a side's lead sentences say it is: the words after "is a" / "was an" ("Eastlandish potter")."""
     found: set[str] = set()
     for scored in side.lines[:2]:
         match = re.search(r"\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(.{0,60})", scored.line.text)
@@ -240,7 +240,7 @@ def joint_subjects(question: str) -> tuple[str, str] | None:
 def shared_answer(question: str, pair: tuple[str, str], ranked: Sequence[ScoredLike],
                   spans: Callable[[str], list[str]]) -> Verdict:
     """What both subjects' own pages state: the first span of the asked kind (``spans``) that a sentence of each own
-    page names, the question's own words and people's adjectives aside ("Spanish" is no place). A span of one side
+    page names, the question's own words and people's adjectives aside ("Swedish" is no place). A span of one side
     only (an alias, a town of one) answers for one of them, not for both."""
     sides = [read_side(name, ranked) for name in pair]
     if any(not side.own for side in sides):

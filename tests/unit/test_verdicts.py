@@ -16,16 +16,16 @@ def sources_of(*pages: tuple[str, str]) -> list[dict]:
 
 HARROW = ("Harrow Lights", "Harrow Lights is a 2011 Danish documentary film about lighthouse keepers. It was shot "
                            "over two winters.")
-ORCHARD_NORWEGIAN = ("The Quiet Orchard", "The Quiet Orchard is a 2014 Norwegian documentary about apple growers. "
+ORCHARD_FINNISH = ("The Quiet Orchard", "The Quiet Orchard is a 2014 Finnish documentary about apple growers. "
                                           "It follows three families.")
 ORCHARD_DANISH = ("The Quiet Orchard", "The Quiet Orchard is a 2014 Danish documentary about apple growers.")
 
 
 def test_both_needs_the_distinctive_word_not_only_the_kind() -> None:
     question = "Are Harrow Lights and The Quiet Orchard both Danish documentaries?"
-    different = find_answer(question, sources_of(HARROW, ORCHARD_NORWEGIAN))
+    different = find_answer(question, sources_of(HARROW, ORCHARD_FINNISH))
     assert different.short_answer == "no"  # both are documentaries, but only one is Danish
-    assert any("Norwegian" in line.text for line in different.evidence)
+    assert any("Finnish" in line.text for line in different.evidence)
     assert find_answer(question, sources_of(HARROW, ORCHARD_DANISH)).short_answer == "yes"
 
 
@@ -39,10 +39,10 @@ def test_the_relation_word_may_be_paraphrased_but_the_ingredient_must_be_stated(
 
 
 def test_a_country_is_stated_by_its_name_or_its_peoples_adjective() -> None:
-    question = "Are Salt Hollow and Copper Weather both from Norway?"
-    hollow = ("Salt Hollow", "Salt Hollow is a Norwegian folk band formed in 1998.")
-    assert "Norway" in countries_named("a Norwegian folk band") & countries_named("a band from Norway")
-    same = ("Copper Weather", "Copper Weather is a rock band from Norway, formed in Bergen.")
+    question = "Are Salt Hollow and Copper Weather both from Finland?"
+    hollow = ("Salt Hollow", "Salt Hollow is a Finnish folk band formed in 1998.")
+    assert "Finland" in countries_named("a Finnish folk band") & countries_named("a band from Finland")
+    same = ("Copper Weather", "Copper Weather is a rock band from Finland, formed in Oulu.")
     other = ("Copper Weather", "Copper Weather is a Swedish rock band formed in Malmo.")
     assert find_answer(question, sources_of(hollow, same)).short_answer == "yes"
     assert find_answer(question, sources_of(hollow, other)).short_answer == "no"
@@ -50,11 +50,11 @@ def test_a_country_is_stated_by_its_name_or_its_peoples_adjective() -> None:
 
 def test_the_same_nationality_compares_countries_not_any_shared_word() -> None:
     question = "Were Ada Quill and Tom Marsh of the same nationality?"
-    quill = ("Ada Quill", "Ada Quill (born 1931) is a Canadian film director.")
-    marsh = ("Tom Marsh", "Tom Marsh (born 1926) is an American film director.")
-    assert find_answer(question, sources_of(quill, marsh)).short_answer == "no"  # "film director" is not a nationality
-    also_canadian = ("Tom Marsh", "Tom Marsh (born 1926) is a Canadian painter.")
-    assert find_answer(question, sources_of(quill, also_canadian)).short_answer == "yes"
+    quill = ("Ada Quill", "Ada Quill (born 1931) is a Swedish glass blower.")
+    marsh = ("Tom Marsh", "Tom Marsh (born 1926) is a Finnish glass blower.")
+    assert find_answer(question, sources_of(quill, marsh)).short_answer == "no"  # "glass blower" is not a nationality
+    also_swedish = ("Tom Marsh", "Tom Marsh (born 1926) is a Swedish painter.")
+    assert find_answer(question, sources_of(quill, also_swedish)).short_answer == "yes"
 
 
 def test_a_property_no_source_uses_is_not_judged() -> None:
@@ -106,11 +106,11 @@ def test_the_two_sides_are_read_from_the_question() -> None:
 
 def test_where_two_things_are_is_what_both_their_pages_name() -> None:
     question = "Where are Tarrow Mill and Gull Rock Lighthouse located?"
-    mill = ("Tarrow Mill", "Tarrow Mill (Norwegian: \"Molin Tarrow\") is a water mill in Brenn, on the Isle of Marrow.")
-    rock = ("Gull Rock Lighthouse", "Gull Rock Lighthouse (Norwegian: \"Fyr Gull\") is a lighthouse near Oskar Point, "
+    mill = ("Tarrow Mill", "Tarrow Mill (Finnish: \"Molin Tarrow\") is a water mill in Brenn, on the Isle of Marrow.")
+    rock = ("Gull Rock Lighthouse", "Gull Rock Lighthouse (Finnish: \"Fyr Gull\") is a lighthouse near Oskar Point, "
                                     "on the Isle of Marrow.")
     found = find_answer(question, sources_of(mill, rock))
-    # not "Norwegian" (a people, not a place), "Molin Tarrow" (the mill's other name) nor one side's town
+    # not "Finnish" (a people, not a place), "Molin Tarrow" (the mill's other name) nor one side's town
     assert found.short_answer == "Isle of Marrow"
     assert {line.source["title"] for line in found.evidence} == {"Tarrow Mill", "Gull Rock Lighthouse"}
     apart = ("Gull Rock Lighthouse", "Gull Rock Lighthouse is a lighthouse near Oskar Point, on the Isle of Skerry.")
