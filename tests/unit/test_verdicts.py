@@ -40,7 +40,7 @@ def test_the_relation_word_may_be_paraphrased_but_the_ingredient_must_be_stated(
 
 def test_a_country_is_stated_by_its_name_or_its_peoples_adjective() -> None:
     question = "Are Salt Hollow and Copper Weather both from Finland?"
-    hollow = ("Salt Hollow", "Salt Hollow is a Finnish folk band formed in 1998.")
+    hollow = ("Salt Hollow", "Salt Hollow is a Finnish folk band from the lake district.")
     assert "Finland" in countries_named("a Finnish folk band") & countries_named("a band from Finland")
     same = ("Copper Weather", "Copper Weather is a rock band from Finland, formed in Oulu.")
     other = ("Copper Weather", "Copper Weather is a Swedish rock band formed in Malmo.")
