@@ -99,13 +99,15 @@ def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: fl
     sources = replayed_sources(run, corpus)
     found = find_answer(question.question, sources)
     candidate = found.short_answer or (found.candidates[0][0] if found.candidates else None)
-    stating = [with_subject(line.text, line.source["title"]) for line in found.evidence[:1]]
-    hops = [with_subject(line.text, line.source["title"]) for line in found.evidence[1:]]
+    # as the engine's claims have it: every sentence of a verdict states the answer, else the first and its hops
+    stated = len(found.evidence) if found.kind in ("yes_no", "choice") else 1
+    stating = [with_subject(line.text, line.source["title"]) for line in found.evidence[:stated]]
+    hops = [with_subject(line.text, line.source["title"]) for line in found.evidence[stated:]]
     confidence, factors, missing = 0.0, {}, []
     if candidate:
         chain = Chain(question=question.question, answer=candidate, kind=found.kind, stating=tuple(stating),
-                      hops=tuple(hops), answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
-                      hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
+                      hops=tuple(hops), answer_pages=tuple(line.source["title"] for line in found.evidence[:stated]),
+                      hop_pages=tuple(line.source["title"] for line in found.evidence[stated:]),
                       read=tuple(f"{s['title']}. {s['text']}" for s in sources))
         verdict = assess(chain)
         confidence, factors, missing = verdict.confidence, verdict.factors, verdict.missing

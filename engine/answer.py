@@ -24,7 +24,8 @@ from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_period, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
-from satiate.engine.reading.names import LEADING_NOISE, MONTHS, name_spans
+from satiate.engine.reading.names import MONTHS, name_spans
+from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.state.records import SourceRecord
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
@@ -131,25 +132,6 @@ class Found:
 
 
 # --- the question --------------------------------------------------------------------------------------------------
-def pair_around(question: str, joiner: str) -> tuple[str, str] | None:
-    """The two names either side of " or " / " and " ("..., Mara Quill or Tobias Venn?")."""
-    body = question.strip().rstrip("?. ")
-    left, found, right = body.partition(f" {joiner} ")
-    if not found:
-        return None
-    left_segment = left.split(",")[-1].split(":")[-1].strip()
-    right_segment = right.split(",")[0].strip()
-    raw = [re.sub(r"^(?:the|a|an)\s+", "", part, flags=re.I) for part in (left_segment, right_segment)]
-    if all(part[:1].isupper() and len(part.split()) <= 6 and part.split()[0].lower() not in LEADING_NOISE
-           for part in raw):
-        return raw[0], raw[1]  # "Which band, Salt Hollow or Copper Weather, ...": the options as written
-    before = [n for n in name_spans(left_segment) if n.lower() not in AUXILIARIES]
-    after = name_spans(right_segment)
-    if not before or not after:
-        return None
-    return before[-1], after[0]
-
-
 def expected_answer(question: str) -> Expected:
     """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no)."""
     lowered = " ".join(words(question))
@@ -158,11 +140,11 @@ def expected_answer(question: str) -> Expected:
     cue_words = set(tokens)
     direction: Direction = ("early" if cue_words & EARLY_CUES else "late" if cue_words & LATE_CUES else
                  "more" if cue_words & MORE_CUES else "less" if cue_words & LESS_CUES else "")
-    options = pair_around(question, "or")
+    options = compared_pair(question, "or")
     if options and first not in AUXILIARIES | {"how", "when", "where"} or options and "older" in cue_words:
         return Expected("choice", options, direction)
     if first in AUXILIARIES:
-        pair = pair_around(question, "and") or ()
+        pair = compared_pair(question, "and") or ()
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
     if any(cue in lowered for cue in COUNT_CUES):
         return Expected("number")
@@ -483,10 +465,15 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     pool, common, ranked = reading.pool, reading.common, reading.ranked
     if not pool:
         return Found(None, expected.kind, reason="no readable sentence was gathered")
-    if expected.kind == "choice":
-        return _choose(question, expected, ranked)
-    if expected.kind == "yes_no":
-        return _yes_no(question, expected, ranked)
+    if expected.kind in ("choice", "yes_no"):
+        pair = (expected.options[0], expected.options[1]) if len(expected.options) == 2 else None
+        if expected.kind == "choice" and pair is not None:
+            return _verdict(choose(question, pair, expected.direction, ranked), "choice")
+        return _verdict(yes_no(question, pair, ranked), "yes_no")
+    if expected.kind in ("place", "name") and (subjects := joint_subjects(question)):
+        shared = shared_answer(question, subjects, ranked, lambda text: candidate_spans(text, expected, common))
+        if shared.answer:  # else the usual reading below, over every sentence
+            return _verdict(shared, expected.kind)
     top = [s for s in ranked[:TOP_SENTENCES] if s.score > 0]
     if not top:
         return Found(None, expected.kind, reason="no sentence read speaks to the question")
@@ -648,98 +635,11 @@ def _evidence(scored: Scored) -> list[Line]:
 
 
 # --- two-option and yes/no questions ----------------------------------------------------------------------------------
-def _about(name: str, ranked: list[Scored]) -> list[Scored]:
-    """Sentences about one named thing, its own page's first: they sit on its page, or name it."""
-    wanted = clean_title(name).lower()
-    own, elsewhere = [], []
-    for scored in ranked:
-        title = clean_title(scored.line.source["title"]).lower()
-        if title == wanted or (stems(name) and stems(name) <= stems(title) and wanted in title):
-            own.append(scored)
-        elif wanted in scored.line.text.lower():
-            elsewhere.append(scored)
-    own.sort(key=lambda s: s.line.position)
-    return own + elsewhere
-
-
-def _value_of(lines: list[Scored], kind: str) -> tuple[float, Scored] | None:
-    """The first date (as a year) or quantity the sentences about one thing state, lead sentence first."""
-    for scored in lines[:6]:
-        if kind == "date":
-            years = [int(y) for y in re.findall(r"\b(1[0-9]\d{2}|20\d{2})\b", scored.line.text)]
-            if years:
-                return float(years[0]), scored
-        else:
-            values = [float(n.replace(",", "")) for n in re.findall(r"\b\d[\d,]*(?:\.\d+)?\b", scored.line.text)
-                      if not re.fullmatch(r"(?:1[0-9]|20)\d{2}", n)]
-            if values:
-                return values[0], scored
-    return None
-
-
-def _choose(question: str, expected: Expected, ranked: list[Scored]) -> Found:
-    """Which of two named options the question's relation holds for."""
-    about = [_about(option, ranked) for option in expected.options]
-    missing = [o for o, lines in zip(expected.options, about) if not lines]
-    if missing:
-        return Found(None, "choice", reason=f"nothing was read about {' or '.join(missing)}")
-    if expected.direction:
-        kind = "date" if expected.direction in ("early", "late") else "number"
-        values = [_value_of(lines, kind) for lines in about]
-        if values[0] and values[1] and values[0][0] != values[1][0]:
-            (a, line_a), (b, line_b) = values[0], values[1]
-            pick_first = (a < b) if expected.direction in ("early", "less") else (a > b)
-            pick = 0 if pick_first else 1
-            lines = (line_a, line_b)
-            return Found(expected.options[pick], "choice", [lines[pick].line, lines[1 - pick].line],
-                         score=lines[pick].score)
-    # Otherwise: the option whose own sentences best cover the rest of the question.
-    rest = frozenset(stems(question)) - stems(" ".join(expected.options))
-    def fit(lines: list[Scored]) -> tuple[float, Scored]:
-        return max(((len(s.line.terms & rest) + 0.1 * s.score, s) for s in lines[:20]), key=lambda item: item[0])
-    (score_a, line_a), (score_b, line_b) = fit(about[0]), fit(about[1])
-    if abs(score_a - score_b) < 1e-6:
-        return Found(None, "choice", [line_a.line, line_b.line], reason="the sources support both options equally")
-    chosen, other = (line_a, line_b) if score_a > score_b else (line_b, line_a)
-    return Found(expected.options[0 if score_a > score_b else 1], "choice", [chosen.line, other.line],
-                 score=chosen.score)
-
-
-def _descriptors(lines: list[Scored]) -> set[str]:
-    """What the lead sentences say a thing is: the words after "is a" / "was an" ("American director")."""
-    found: set[str] = set()
-    for scored in lines[:2]:
-        match = re.search(r"\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(.{0,60})", scored.line.text)
-        if match:
-            found |= {stem(w) for w in content_terms(match.group(1))[:4]}
-    return found
-
-
-def _yes_no(question: str, expected: Expected, ranked: list[Scored]) -> Found:
-    """"Are X and Y both ...?" / "Were X and Y of the same ...?": what the sources say of each, compared."""
-    if len(expected.options) != 2:
-        top = [s for s in ranked[:3] if s.score > 0]
-        return Found(None, "yes_no", _evidence(top[0]) if top else [],
-                     reason="a yes/no answer needs a statement the sources make directly; the best sentences follow")
-    about = [_about(subject, ranked) for subject in expected.options]
-    missing = [s for s, lines in zip(expected.options, about) if not lines]
-    if missing:
-        return Found(None, "yes_no", reason=f"nothing was read about {' or '.join(missing)}")
-    if expected.direction == "same":
-        # Same nationality / kind / place: the two lead descriptions must share a describing word.
-        described = (_descriptors(about[0]), _descriptors(about[1]))
-        shared = described[0] & described[1]
-        evidence = [about[0][0].line, about[1][0].line]
-        return Found("yes" if shared else "no", "yes_no", evidence, score=min(about[0][0].score, about[1][0].score))
-    # "both P": each must have a sentence stating most of P.
-    predicate = frozenset(stems(question)) - stems(" ".join(expected.options))
-    best = []
-    for lines in about:
-        coverage, line = max(((len(s.line.terms & predicate) / (len(predicate) or 1), s) for s in lines[:20]),
-                             key=lambda item: item[0])
-        best.append((coverage, line))
-    answer = "yes" if min(c for c, _ in best) >= 0.5 else "no"
-    return Found(answer, "yes_no", [best[0][1].line, best[1][1].line], score=min(s.score for _, s in best))
+def _verdict(found: Verdict, kind: AnswerKind) -> Found:
+    """A verdict (``reading.verdicts``) as the finder's answer: its evidence is the two sides' sentences."""
+    lines = [line for line in found.evidence if isinstance(line, Line)]  # the finder's own sentences, handed back
+    weighed = [(found.answer, round(found.score, 3))] if found.answer else []
+    return Found(found.answer, kind, lines, reason=found.reason, score=found.score, candidates=weighed)
 
 
 def evidence_lines(question: str, sources: list[SourceRecord], limit: int) -> list[Line]:

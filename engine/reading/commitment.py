@@ -32,6 +32,7 @@ from satiate.engine.reading.kinds import (
     verb_shaped,
 )
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
+from satiate.engine.reading.verdicts import verdict_fit
 from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -142,8 +143,8 @@ def mentioned(name: str, texts: list[str]) -> bool:
 def type_fit(chain: Chain) -> tuple[float, str]:
     """How well the span is the kind of thing the question asks for, and why not when it is not."""
     question = " ".join(words(chain.question))
-    if chain.kind in ("yes_no", "choice"):
-        return 1.0, ""
+    if chain.kind in ("yes_no", "choice"):  # a verdict fits when each side's sentence is from its own page
+        return verdict_fit(chain.question, chain.kind, chain.answer_pages)
     if EXPLANATION.match(question) or BEHAVIOUR.match(question):
         return NOT_A_NAME, "the question asks for an explanation, not a name"
     answer = chain.answer.strip()
