@@ -94,12 +94,10 @@ def compared_pair(question: str, joiner: Joiner) -> tuple[str, str] | None:
 def read_side(name: str, ranked: Sequence[ScoredLike]) -> Side:
     """A side's own page's sentences (its title is the name, or holds it whole), in page order, and the sentences of
     other pages that name it as written (capitals and word boundaries kept: "For Tomorrow" is not "for tomorrow")."""
-    wanted = clean_title(name).lower()
     written = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
     own, mentions = [], []
     for scored in ranked:
-        title = clean_title(scored.line.source["title"]).lower()
-        if title == wanted or (stems(name) and stems(name) <= stems(title) and wanted in title):
+        if _own_page(name, scored.line.source["title"]):
             own.append(scored)
         elif written.search(scored.line.text):
             mentions.append(scored)
@@ -263,6 +261,7 @@ def shared_answer(question: str, pair: tuple[str, str], ranked: Sequence[ScoredL
 
 # --- how far a verdict is trusted ------------------------------------------------------------------------------------
 def _own_page(name: str, title: str) -> bool:
+    """The page is the name's own: its title is the name, or holds it whole ("Gull Rock (island)")."""
     wanted, title = clean_title(name).lower(), clean_title(title).lower()
     return title == wanted or bool(stems(name)) and stems(name) <= stems(title) and wanted in title
 
