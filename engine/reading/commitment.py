@@ -47,6 +47,9 @@ NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
+# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
+RELATION_REACH = 3  # words between a relation word and the name it is said of ("directed by the engineer Y")
+NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
@@ -165,11 +168,33 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if inner := _inner_relation(chain):
+            return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
+                                "one the question asks for")
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
         if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
     return 1.0, ""
+
+
+def _inner_relation(chain: Chain) -> str:
+    """The inner relation of a nested question ("the spouse of the director of X"), when the cited sentence puts the
+    answer next to it ("directed by Y") and states no outer one: Y is the director, one hop short of the spouse."""
+    nested = NESTED_RELATION.search(" ".join(words(chain.question)))
+    if nested is None:
+        return ""
+    outer, inner = stem(nested.group("outer")), stem(nested.group("inner"))
+    first_word = words(chain.answer)[:1]
+    for text in chain.stating:
+        if states(outer, _stems(text)):
+            continue
+        tokens = words(text)
+        answer_at = [i for i, token in enumerate(tokens) if [token] == first_word]
+        inner_at = [i for i, token in enumerate(tokens) if states(inner, {stem(token)})]
+        if any(abs(a - b) <= RELATION_REACH for a in answer_at for b in inner_at):
+            return nested.group("inner")
+    return ""
 
 
 def _restated_subject(chain: Chain) -> str:

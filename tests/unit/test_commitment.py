@@ -175,3 +175,12 @@ def test_an_agent_noun_is_stated_by_its_verb():
     unrelated = assess(chain("Who was the owner of the Gull Song?", "Oda Venn", "person", sung,
                              read=(sung, "Ida Marr is the owner of the Wrenfold inn.")))
     assert unrelated.factors["coverage"] < 1.0  # "owner" is no form of anything the sentence says
+
+
+def test_an_answer_to_the_inner_relation_of_a_nested_question_is_one_hop_short():
+    question = "Who is the spouse of the director of The Gull Song?"
+    directed = "The Gull Song is a 1950 film directed by Oda Venn."
+    fit, why = type_fit(chain(question, "Oda Venn", "person", directed))
+    assert fit < 0.5 and "director" in why
+    married = "Oda Venn, the director of The Gull Song, is married to Ida Marr."
+    assert type_fit(chain(question, "Ida Marr", "person", married))[0] == 1.0  # the outer relation is stated
