@@ -33,6 +33,7 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import verdict_fit
+from satiate.engine.roles import name_words, roles, same_name
 from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -47,8 +48,9 @@ NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
+ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
-RELATION_REACH = 3  # words between a relation word and the name it is said of ("directed by the engineer Y")
+RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
@@ -168,6 +170,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if act := _not_the_actor(chain):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
@@ -176,6 +180,27 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
     return 1.0, ""
+
+
+def _not_the_actor(chain: Chain) -> str:
+    """The act a "who <did> X?" question asks about ("who founded X?"), when the cited sentence states that act and
+    puts neither the answer nor a name of the question on its agent side (``engine.roles``): "Ada Pell founded
+    Harbor Works near Tarrow" says what Ada Pell founded, so "Harbor Works" does not answer "who founded Tarrow?"."""
+    asked = ASKS_WHO_DID.match(" ".join(words(chain.question)))
+    if asked is None or not verb_shaped(asked.group("act")):
+        return ""
+    act = stem(asked.group("act"))
+    pages = list(chain.answer_pages) + [""] * len(chain.stating)
+    for text, title in zip(chain.stating, pages):
+        if act not in _stems(text):
+            continue
+        said = roles(text, title)
+        acting = [name_words(agent) for agent in said.agents]
+        # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
+        if acting and not any(same_name(name_words(name), agent) for name in [chain.answer, *question_names(
+                chain.question)] for agent in acting):
+            return asked.group("act")
+    return ""
 
 
 def _inner_relation(chain: Chain) -> str:

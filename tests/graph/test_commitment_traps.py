@@ -1,5 +1,7 @@
 """The bold answer on a folder of invented notes with the traps a new user meets: a town no note mentions, a place
-nearest a "who", a two-hop chain, and a "what does X return" question. A bold answer must be right, or absent."""
+nearest a "who", a two-hop chain, a "what does X return" question, a thing no note mentions beside one it does, what
+someone founded offered as who founded, a relative sharing a surname, and a nested "the spouse of the founder". A
+bold answer must be right, or absent."""
 
 from __future__ import annotations
 
@@ -73,3 +75,27 @@ def test_the_agent_output_carries_the_confidence_and_the_uncommitted_candidate(n
     agent = AgentResponse.from_result(result).model_dump()
     assert "short_answer_confidence" in agent and agent["short_answer"] is None
     assert agent["short_answer_candidate"] == result.short_answer_candidate
+
+
+def test_a_thing_the_notes_mention_beside_the_town_does_not_answer_for_it(notes, isolated_data_dir):
+    # Kelvale's note dates its town hall; no note mentions a library there.
+    result = research("When was the Kelvale library built?", notes, isolated_data_dir)
+    assert result.short_answer is None and "Kelvale library" in result.short_answer_reason
+
+
+def test_what_someone_founded_does_not_answer_who_founded_it(notes, isolated_data_dir):
+    # "Wenna Tolliver founded Hollowbrook Orchard ... east of Dunmarrow": the orchard founded nothing.
+    result = research("Who founded Dunmarrow?", notes, isolated_data_dir)
+    assert result.short_answer is None
+    assert research("Who founded Hollowbrook Orchard?", notes, isolated_data_dir).short_answer == "Wenna Tolliver"
+
+
+def test_a_relative_sharing_the_surname_is_the_answer_not_the_subject(notes, isolated_data_dir):
+    result = research("Who trained Ines Harrowgate?", notes, isolated_data_dir)
+    assert result.short_answer == "Tomas Harrowgate"
+
+
+def test_the_founder_does_not_answer_who_the_founders_spouse_is(notes, isolated_data_dir):
+    result = research("Who is the spouse of the founder of Quillmere Tea Estate?", notes, isolated_data_dir)
+    assert result.short_answer in (None, "Jory Vell")
+    assert result.short_answer != "Ines Harrowgate"

@@ -184,3 +184,12 @@ def test_an_answer_to_the_inner_relation_of_a_nested_question_is_one_hop_short()
     assert fit < 0.5 and "director" in why
     married = "Oda Venn, the director of The Gull Song, is married to Ida Marr."
     assert type_fit(chain(question, "Ida Marr", "person", married))[0] == 1.0  # the outer relation is stated
+
+
+def test_who_did_it_is_answered_by_the_one_who_acts():
+    stating = "Oda Venn founded the Gull Press in 1901, a mile east of Wrenfold."
+    fit, why = type_fit(chain("Who founded Wrenfold?", "Gull Press", "person", stating))
+    assert fit < 0.5 and "founded" in why
+    assert type_fit(chain("Who founded the Gull Press?", "Oda Venn", "person", stating))[0] == 1.0
+    passive = "The Gull Press was founded by Oda Venn."
+    assert type_fit(chain("Who founded the Gull Press?", "Oda Venn", "person", passive))[0] == 1.0
