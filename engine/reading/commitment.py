@@ -49,8 +49,8 @@ ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
-# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
+# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
@@ -190,8 +190,8 @@ def _not_the_actor(chain: Chain) -> str:
     if asked is None or not verb_shaped(asked.group("act")):
         return ""
     act = stem(asked.group("act"))
-    pages = list(chain.answer_pages) + [""] * len(chain.stating)
-    for text, title in zip(chain.stating, pages):
+    titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
+    for text, title in zip(chain.stating, titles):
         if act not in _stems(text):
             continue
         said = roles(text, title)
