@@ -358,9 +358,11 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
     its words with the question: "Gull Sound Ferry" answers "which ferry crosses the Gull River?"."""
     if span.lower() in question_lower:
         return False
-    if digits := numbers(span):
-        return not digits <= numbers(question_lower)
     span_terms = stems(span)
+    if digits := numbers(span):  # a number the question does not give, unless it only versions a name it does
+        worded = {term for term in span_terms if not any(ch.isdigit() for ch in term)}  # "Tarrow 2" is Tarrow's
+        versioned = span[:1].isupper() and bool(worded) and worded <= question_terms
+        return not digits <= numbers(question_lower) and not versioned
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
     shared = len(span_terms & (question_terms - {stem(head)}))

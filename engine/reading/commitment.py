@@ -58,6 +58,8 @@ PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition th
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
+LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
+LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
@@ -167,6 +169,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
         if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
+        if chain.kind == "person" and re.search(r"\d", answer):
+            return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
@@ -262,19 +266,24 @@ def assess(chain: Chain) -> Commitment:
     read = list(chain.read) + list(chain.answer_pages) + list(chain.hop_pages)
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names + _named_nouns(chain) if not mentioned(name, read)]
-    found = [name for name in names if mentioned(name, chain_texts)]
+    labels = _collection_labels(chain, names)
+    sentence_texts = list(chain.stating) + list(chain.hops)
+    found = [name for name in names if mentioned(name, sentence_texts if name in labels else chain_texts)]
     # A question word no source read uses is the asker's paraphrase ("company" for "maker"), not a constraint the
     # chain could state; the words the sources do use must be stated by the chain.
     asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - _stems(chain.answer)
     said = set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
+    if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
+        sentences_say = set().union(*(_stems(text) for text in sentence_texts))
+        said -= set().union(*(_stems(label) for label in labels)) - sentences_say
     covered = {term for term in asked if states(term, said)}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
     weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
-    subject = 1.0 if _on_subject(chain, names) else OFF_SUBJECT
+    subject = 1.0 if _on_subject(chain, names, labels) else OFF_SUBJECT
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject}
     confidence = 1.0
@@ -296,7 +305,16 @@ def assess(chain: Chain) -> Commitment:
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
 
 
-def _on_subject(chain: Chain, names: list[str]) -> bool:
+def _collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:
+    """The question's names that nearly every source read carries: the collection's own label ("Python" on every page
+    of Python's documentation). A page title holding one says nothing about the question."""
+    if len(chain.read) < LABEL_MIN_SOURCES:
+        return frozenset()
+    return frozenset(name for name in names if sum(mentioned(name, [text]) for text in chain.read) >= LABEL_SHARE * len(
+        chain.read))
+
+
+def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozenset()) -> bool:
     """The answer sentence (with its page's title) names something the question names, or a bridge entity that a
     hop sentence ties to the question. A hop ties only when the question describes something instead of naming it
     ("the orchard *that* P founded") or the hop states a relation the question asks through: a sentence that merely
@@ -304,7 +322,8 @@ def _on_subject(chain: Chain, names: list[str]) -> bool:
     of <that village>" to the other town's mayor."""
     stating = list(chain.stating) + list(chain.answer_pages)
     asked = _stems(chain.question) - _stems(chain.answer)
-    if any(mentioned(name, stating) for name in names) or not names and asked & _stems(" ".join(stating)):
+    if any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names) or \
+            not names and asked & _stems(" ".join(stating)):
         return True
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
     answer_said = _stems(" ".join(stating))

@@ -193,3 +193,24 @@ def test_who_did_it_is_answered_by_the_one_who_acts():
     assert type_fit(chain("Who founded the Gull Press?", "Oda Venn", "person", stating))[0] == 1.0
     passive = "The Gull Press was founded by Oda Venn."
     assert type_fit(chain("Who founded the Gull Press?", "Oda Venn", "person", passive))[0] == 1.0
+
+
+def test_no_persons_name_holds_a_number():
+    stating = "Tarrowscript 3 was released by the Gull Foundation in 2009."
+    fit, why = type_fit(chain("Who released Tarrowscript?", "Tarrowscript 3", "person", stating))
+    assert fit < 0.5 and "number" in why
+
+
+def test_the_label_every_source_carries_ties_no_answer_to_the_question():
+    # every page of a product's manual is titled "Gullbase manual: ..."; a title saying "Gullbase" says nothing
+    pages = tuple(f"Gullbase manual: {topic}. About {topic}." for topic in ("Cursors", "Indexes", "Locks", "Backups"))
+    stating = "The cursor is then created in a new frame (see Naming and scopes)."
+    read = (*pages, f"Gullbase manual: Cursors. {stating}")
+    loose = assess(chain("Who created Gullbase?", "Naming", "person", stating, read,
+                         answer_pages=("Gullbase manual: Cursors",)))
+    assert loose.factors["subject"] < 1.0 and loose.confidence < 0.8
+    said = "Gullbase was created by Ida Marr in 1999."
+    history = f"Gullbase manual: History. {said}"
+    kept = assess(chain("Who created Gullbase?", "Ida Marr", "person", said, (*read, history),
+                        answer_pages=("Gullbase manual: History",)))
+    assert kept.confidence == 1.0

@@ -60,3 +60,10 @@ def test_a_name_as_long_as_the_questions_that_shares_a_word_with_it_is_someone_e
                        "the Wrenfold Guild.")]
     found = find_answer("Who trained Oda Venn?", sources)
     assert found.short_answer == "Mira Venn"
+
+
+def test_a_version_of_the_questions_own_name_is_not_its_answer() -> None:
+    sources = [_source("Tarrowscript", "Tarrowscript 3 fixed the parser. Tarrowscript was created by Ida Marr.")]
+    found = find_answer("Who created Tarrowscript?", sources)
+    assert found.short_answer == "Ida Marr"
+    assert all(not name.startswith("Tarrowscript") for name, _ in found.candidates)
