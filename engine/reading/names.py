@@ -12,8 +12,8 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
-_NAME_RUN = re.compile(
-    rf"(?<![\w'’])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:{_CONNECTOR})\s+)*"
+_NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("prefixes=None"), not a name
+    rf"(?<![\w'’=])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:{_CONNECTOR})\s+)*"
     r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
 )
 

@@ -98,6 +98,10 @@ def test_a_nickname_quoted_inside_a_name_belongs_to_it() -> None:
     assert "Heron" in spans and "Tom Vane" in spans  # a quoted title elsewhere stays a name of its own
 
 
+def test_a_value_given_in_code_is_no_name() -> None:
+    assert name_spans("gullbase.open(mode=Fast): opens the Tarrow Mill archive") == ["Tarrow Mill"]
+
+
 def test_an_instruction_opening_a_sentence_is_no_name_and_does_not_stick_to_the_name_it_governs() -> None:
     common = frozenset({"raise", "send"})
     assert name_spans("Send a value into the generator.", common) == []
