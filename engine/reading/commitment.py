@@ -50,6 +50,8 @@ ASKS_FOR_A_TIME = re.compile(
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
+# "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
+ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom) (?:do|does|did) .* (?P<verb>[a-z]+)\W*$")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
@@ -61,6 +63,7 @@ WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how m
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
+NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
 
@@ -283,6 +286,12 @@ def assess(chain: Chain) -> Commitment:
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
     weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
+    relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
+    if relation and not covered & relation and chain.kind not in ("yes_no", "choice"):
+        share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks
+    verb = _asked_verb(chain)
+    if verb and not any(states(stem(verb), _stems(text)) for text in chain.stating):
+        share = min(share, NO_RELATION_SHARE)  # "when did X close?" is not answered by a sentence about its opening
     subject = 1.0 if _on_subject(chain, names, labels) else OFF_SUBJECT
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject}
@@ -303,6 +312,15 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _asked_verb(chain: Chain) -> str:
+    """The verb a "when/where/what did X <verb>?" question asks about, its last word ("when did the mill close?"):
+    the sentence that states the answer must state it. Not for a verdict, nor when the question ends in a name."""
+    asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
+    if asked is None or asked.group("verb") in STOPWORDS or chain.kind in ("yes_no", "choice"):
+        return ""
+    return asked.group("verb")
 
 
 def _collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:

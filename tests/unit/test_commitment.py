@@ -214,3 +214,21 @@ def test_the_label_every_source_carries_ties_no_answer_to_the_question():
     kept = assess(chain("Who created Gullbase?", "Ida Marr", "person", said, (*read, history),
                         answer_pages=("Gullbase manual: History",)))
     assert kept.confidence == 1.0
+
+
+def test_a_chain_that_states_nothing_the_question_asks_of_its_names_settles_nothing():
+    stating = "The Wrenfold Guild Hall cast the great bell of St Ivo's Church."
+    read = (stating, "The Wrenfold Guild Hall was founded in 1702 by Oda Venn.")
+    verdict = assess(chain("Who founded the Wrenfold Guild Hall?", "St Ivo's Church", "person", stating, read))
+    assert verdict.factors["coverage"] <= 0.5 and verdict.confidence < 0.8
+    said = assess(chain("Who founded the Wrenfold Guild Hall?", "Oda Venn", "person", read[1], read))
+    assert said.confidence == 1.0
+
+
+def test_the_verb_a_did_question_asks_about_must_be_stated_by_the_answer_sentence():
+    cast = "Varnholt Foundry cast the Orlin bell in 1810."
+    read = (cast, "Varnholt Foundry closed in 1968.")
+    question = "When did the foundry that cast the Orlin bell close?"
+    opening = assess(chain(question, "1810", "date", cast, read))
+    assert opening.confidence < 0.8 and any("close" in item for item in opening.missing)
+    assert assess(chain(question, "1968", "date", read[1], read, hops=(cast,))).confidence == 1.0
