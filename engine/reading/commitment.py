@@ -45,6 +45,7 @@ EXPLANATION = re.compile(
     r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
+VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
@@ -116,7 +117,7 @@ def _named_nouns(chain: Chain) -> list[str]:
     """A name the question gives with the common noun it qualifies ("the Tarrow library"): that noun is the thing
     asked about, so sources that never mention it answer about another thing ("the Tarrow mill"). Not for a verdict,
     whose two sides are read on their own."""
-    if chain.kind in ("yes_no", "choice"):
+    if chain.kind in VERDICT_KINDS:
         return []
     found = []
     for name in name_spans(chain.question):
@@ -153,7 +154,7 @@ def mentioned(name: str, texts: list[str]) -> bool:
 def type_fit(chain: Chain) -> tuple[float, str]:
     """How well the span is the kind of thing the question asks for, and why not when it is not."""
     question = " ".join(words(chain.question))
-    if chain.kind in ("yes_no", "choice"):  # a verdict fits when each side's sentence is from its own page
+    if chain.kind in VERDICT_KINDS:  # a verdict fits when each side's sentence is from its own page
         return verdict_fit(chain.question, chain.kind, chain.answer_pages)
     if EXPLANATION.match(question) or BEHAVIOUR.match(question):
         return NOT_A_NAME, "the question asks for an explanation, not a name"
@@ -287,10 +288,11 @@ def assess(chain: Chain) -> Commitment:
     weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
-    if relation and not covered & relation and chain.kind not in ("yes_no", "choice"):
+    if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
         share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks
     verb = _asked_verb(chain)
-    if verb and not any(states(stem(verb), _stems(text)) for text in chain.stating):
+    verb_unstated = bool(verb) and not any(states(stem(verb), _stems(text)) for text in chain.stating)
+    if verb_unstated:
         share = min(share, NO_RELATION_SHARE)  # "when did X close?" is not answered by a sentence about its opening
     subject = 1.0 if _on_subject(chain, names, labels) else OFF_SUBJECT
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
@@ -307,6 +309,8 @@ def assess(chain: Chain) -> Commitment:
                 if stem(word) in asked - covered and stem(word) not in name_stems]
     if unstated:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
+    if verb_unstated:
+        missing.append(f"the sentence stating '{chain.answer}' does not say '{verb}'")
     if subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
     established = [f"'{name}'" for name in found][:3] + [
@@ -318,7 +322,7 @@ def _asked_verb(chain: Chain) -> str:
     """The verb a "when/where/what did X <verb>?" question asks about, its last word ("when did the mill close?"):
     the sentence that states the answer must state it. Not for a verdict, nor when the question ends in a name."""
     asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
-    if asked is None or asked.group("verb") in STOPWORDS or chain.kind in ("yes_no", "choice"):
+    if asked is None or asked.group("verb") in STOPWORDS or chain.kind in VERDICT_KINDS:
         return ""
     return asked.group("verb")
 
