@@ -183,6 +183,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
+        if _is_collection_label(chain):
+            return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
         if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
@@ -325,6 +327,12 @@ def _asked_verb(chain: Chain) -> str:
     if asked is None or asked.group("verb") in STOPWORDS or chain.kind in VERDICT_KINDS:
         return ""
     return asked.group("verb")
+
+
+def _is_collection_label(chain: Chain) -> bool:
+    """The answer is the collection's own label, or a version of it ("Python 2" where every page is Python's)."""
+    worded = [word for word in words(chain.answer) if not any(ch.isdigit() for ch in word)]
+    return bool(worded) and bool(_collection_labels(chain, [" ".join(worded)]))
 
 
 def _collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:

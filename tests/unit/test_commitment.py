@@ -232,3 +232,13 @@ def test_the_verb_a_did_question_asks_about_must_be_stated_by_the_answer_sentenc
     opening = assess(chain(question, "1810", "date", cast, read))
     assert opening.confidence < 0.8 and any("close" in item for item in opening.missing)
     assert assess(chain(question, "1968", "date", read[1], read, hops=(cast,))).confidence == 1.0
+
+
+def test_the_label_every_source_carries_is_no_answer_in_particular():
+    pages = tuple(f"Gullbase manual: {topic}. Gullbase {topic} are described here." for topic in
+                  ("Cursors", "Indexes", "Locks", "Backups", "Views"))
+    stating = "This repr is similar to the one in Gullbase 2."
+    question, read = "Which proposal introduced views?", (*pages, stating)
+    fit, why = type_fit(chain(question, "Gullbase 2", "name", stating, read))
+    assert fit == 0.0 and "nearly every source" in why
+    assert type_fit(chain(question, "Proposal 12", "name", stating, read))[0] == 1.0
