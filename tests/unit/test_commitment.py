@@ -13,6 +13,11 @@ def chain(question: str, answer: str, kind: str, stating: str, read: tuple[str, 
     return Chain(question=question, answer=answer, kind=kind, stating=(stating,), read=read or (stating,), **more)
 
 
+def through_hop(question: str, answer: str, stating: str, hop: str, page: str) -> Chain:
+    """A person answer stated by one sentence, reached through one hop sentence on the page ``page``."""
+    return chain(question, answer, "person", stating, (stating, hop), hops=(hop,), hop_pages=(page,))
+
+
 def test_a_clean_chain_is_fully_confident():
     verdict = assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", FOUNDED))
     assert verdict.confidence == 1.0 and not verdict.missing
@@ -98,8 +103,7 @@ def test_a_hop_that_only_mentions_the_subject_beside_another_place_ties_nothing(
     question = "Who is the mayor of Wrenfold?"
     stating = "The mayor of Ostby is Lena Carr."
     hop = "Wrenfold is a hamlet a mile north of Ostby."
-    verdict = assess(chain(question, "Lena Carr", "person", stating, (stating, hop), hops=(hop,),
-                           hop_pages=("Wrenfold",)))
+    verdict = assess(through_hop(question, "Lena Carr", stating, hop, "Wrenfold"))
     assert verdict.factors["subject"] < 1.0 and verdict.confidence < 0.8
 
 
@@ -135,12 +139,10 @@ def test_a_hop_that_calls_the_bridge_by_the_questions_own_word_ties_it():
     question = "Who painted the banner of the Wrenfold Guild?"
     stating = "The Red Lark is a silk banner painted by Oda Venn in 1890."
     hop = "The guild's banner, the Red Lark, hangs in its hall."
-    verdict = assess(chain(question, "Oda Venn", "person", stating, (stating, hop), hops=(hop,),
-                           hop_pages=("Wrenfold Guild",)))
+    verdict = assess(through_hop(question, "Oda Venn", stating, hop, "Wrenfold Guild"))
     assert verdict.factors["subject"] == 1.0
     elsewhere = "The Red Lark inn stands opposite the Wrenfold Guild's hall."  # names both, calls it no banner
-    loose = assess(chain(question, "Oda Venn", "person", stating, (stating, elsewhere), hops=(elsewhere,),
-                         hop_pages=("Wrenfold Guild",)))
+    loose = assess(through_hop(question, "Oda Venn", stating, elsewhere, "Wrenfold Guild"))
     assert loose.factors["subject"] < 1.0
 
 
