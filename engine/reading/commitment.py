@@ -201,14 +201,13 @@ def _not_the_actor(chain: Chain) -> str:
         return ""
     act = stem(asked.group("act"))
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
+    # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
+    own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
     for text, title in zip(chain.stating, titles):
         if act not in _stems(text):
             continue
-        said = roles(text, title)
-        acting = [name_words(agent) for agent in said.agents]
-        # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
-        if acting and not any(same_name(name_words(name), agent) for name in [chain.answer, *question_names(
-                chain.question)] for agent in acting):
+        acting = [name_words(agent) for agent in roles(text, title).agents]
+        if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")
     return ""
 
