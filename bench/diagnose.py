@@ -108,7 +108,8 @@ def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: fl
         chain = Chain(question=question.question, answer=candidate, kind=found.kind, stating=tuple(stating),
                       hops=tuple(hops), answer_pages=tuple(line.source["title"] for line in found.evidence[:stated]),
                       hop_pages=tuple(line.source["title"] for line in found.evidence[stated:]),
-                      read=tuple(f"{s['title']}. {s['text']}" for s in sources))
+                      read=tuple(f"{s['title']}. {s['text']}" for s in sources),
+                      read_titles=tuple(s['title'] for s in sources))
         verdict = assess(chain)
         confidence, factors, missing = verdict.confidence, verdict.factors, verdict.missing
     rank = next((i for i, (span, _) in enumerate(found.candidates, 1) if is_right(span, question)), 0)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.commitment import BEHAVIOUR, is_alias, question_names
+from satiate.engine.reading.commitment import BEHAVIOUR, is_alias, mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.keywords import keyword_lead
@@ -26,7 +26,9 @@ from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_p
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import MONTHS, name_spans
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
+from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
+from satiate.tools.lexicon import paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
@@ -39,6 +41,7 @@ from satiate.tools.text import (
     clean_title,
     content_terms,
     idf_weights,
+    is_field,
     numbers,
     sentences,
     stem,
@@ -68,10 +71,13 @@ _DATE = re.compile(
 # A stretch of time: two dates joined ("from 1901 to 1925", "1901–1925", "between May 1901 and 1903").
 _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
                      rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
+# A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
+_COUNT_WORD = ("(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    r"[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)"
+    rf"(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{_COUNT_WORD}(?:-{_COUNT_WORD})?\b)"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
@@ -98,6 +104,7 @@ HOP_DISCOUNT = 0.95
 FOCUS_BEFORE, FOCUS_AFTER = 2, 8
 FOCUS_SHARE = 0.3
 PROSE_LOWER_SHARE = 0.3
+UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
 
 
 @dataclass(frozen=True)
@@ -195,6 +202,8 @@ def with_subject(text: str, title: str) -> str:
 def prose(text: str) -> bool:
     """A sentence, not an infobox row run together ("Jaguar Product type Cars Owner Jaguar Land Rover ..."): enough
     of its words are written in lower case."""
+    if is_field(text):
+        return True  # "Builder: Ada Pell." is laid out as a field, not an infobox row run together
     tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
     return bool(tokens) and sum(t[0].islower() for t in tokens) >= PROSE_LOWER_SHARE * len(tokens)
 
@@ -240,14 +249,25 @@ class Relevance:
         self.total = sum(self.weight.values()) or 1.0
         self.focus_total = sum(idf.get(t, 1.0) for t in self.focus) or 1.0
         self.idf = idf
+        self.paraphrased = {term: others for term in self.question_terms if (others := paraphrases(term))}
+        self.phrasal = any(" " in other for others in self.paraphrased.values() for other in others)
 
     def focus_value(self, line: Line) -> float:
         """How much of the question's focus the sentence itself (not its page title) states."""
-        return sum(self.idf.get(t, 1.0) for t in line.terms & self.focus) / self.focus_total
+        return sum(self.idf.get(t, 1.0) for t in self.stated(line) & self.focus) / self.focus_total
+
+    def stated(self, line: Line) -> frozenset[str]:
+        """The question's terms the sentence states, itself or by a verb of the same usual sense ("established" for
+        "founded": ``tools.lexicon``)."""
+        own = line.terms & self.question_terms
+        if not self.paraphrased:
+            return own
+        said = line.terms | phrase_stems(line.text) if self.phrasal else line.terms
+        return own | {term for term, others in self.paraphrased.items() if others & said}
 
     def covered(self, line: Line) -> frozenset[str]:
         title_terms = frozenset(stems(line.source["title"]))
-        return (line.terms | title_terms) & self.question_terms
+        return self.stated(line) | (title_terms & self.question_terms)
 
     def value(self, terms: frozenset[str]) -> float:
         return sum(self.weight[t] for t in terms) / self.total
@@ -265,6 +285,10 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
     direct = [Scored(line, relevance.value(relevance.covered(line))) for line in pool]
     best = {id(s.line): s for s in direct}
     seeds = sorted(direct, key=lambda s: -s.score)[:CHAIN_SEEDS]
+    names = question_names(question)
+
+    def tied(line: Line) -> bool:
+        return not names or any(mentioned(name, [line.text, line.source["title"]]) for name in names)
     by_title: dict[str, list[Line]] = defaultdict(list)
     by_name: dict[str, list[Line]] = defaultdict(list)
     by_page: dict[str, list[Line]] = defaultdict(list)
@@ -293,12 +317,18 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
                        + [(line, 0.85) for line in mentions])
             for line, link in hop_two:
                 added = relevance.covered(line) - first_terms
-                if line is seed.line or not added:
-                    continue
+                if line.source["key"] == seed.line.source["key"] or not added:
+                    continue  # a hop leads to another page: a page's own sentences are one page's evidence
                 # The chain covers both sentences' question terms; a hop costs a little certainty.
                 chain = HOP_DISCOUNT * link * relevance.value(first_terms | relevance.covered(line))
-                if chain > best[id(line)].score:
-                    best[id(line)] = Scored(line, chain, hop=seed.line, bridge=bridge)
+                if chain <= best[id(line)].score:
+                    continue
+                if tied(line) and not tied(seed.line):
+                    # Backwards: from the question's subject the way leads on to the bridge ("founded by Ada Pell"
+                    # for "where was the founder born?"), so the bridge is no answer here; but the seed's words are
+                    # said of another subject and add nothing to this sentence's own score.
+                    chain = best[id(line)].score
+                best[id(line)] = Scored(line, chain, hop=seed.line, bridge=bridge)
     for scored in best.values():
         scored.score = (1 - FOCUS_SHARE) * scored.score + FOCUS_SHARE * relevance.focus_value(scored.line)
     return sorted(best.values(), key=lambda s: (-s.score, s.line.position))
@@ -492,6 +522,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     names = tuple(question_names(question))
     counted = counted_noun(question)
     qualifiers = question_terms - {stem(counted)}
+    relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
     generic = max(4, int(0.08 * source_count))
     mentioned_in: dict[str, set[str]] = defaultdict(set)
@@ -511,6 +542,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
+            if denies(scored.line.text, span, relation):
+                continue  # "Ada Pell did not design it" is evidence against Ada Pell
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
                 # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
@@ -521,6 +554,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             closeness = _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
+            if names and not _tied(scored, names):
+                value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])
@@ -546,8 +581,29 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best], candidates=weighed)
-    return Found(shown[best], expected.kind, _evidence(carriers[best]), score=round(votes[best], 3),
+    evidence = _evidence(carriers[best])
+    return Found(shown[best], expected.kind, evidence + _page_ties(evidence, names, pool), score=round(votes[best], 3),
                  candidates=weighed)
+
+
+def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line]) -> list[Line]:
+    """The opening sentence of the answer's own page, when it names something the question names that the chain does
+    not ("Established at Tarrow in 1790." above "The first master was Ada Pell."): a page's opening says what the
+    page is about, so it ties the page's answer to that name, and the reader sees where."""
+    said = [text for line in evidence for text in (line.text, line.source["title"])]
+    page = evidence[0].source["key"]
+    opening = min((line for line in pool if line.source["key"] == page), key=lambda line: line.position)
+    if opening in evidence or not any(mentioned(name, [opening.text]) and not mentioned(name, said) for name in names):
+        return []
+    return [opening]
+
+
+def _tied(scored: Scored, names: tuple[str, ...]) -> bool:
+    """The sentence, its page or the hop that led to it names something the question names."""
+    texts = [scored.line.text, scored.line.source["title"]]
+    if scored.hop is not None:
+        texts += [scored.hop.text, scored.hop.source["title"]]
+    return any(mentioned(name, texts) for name in names)
 
 
 _CHUNK = re.compile(r"#p(\d+)$")  # a long document's passages are indexed as "<doc id>#p1", "#p2", ...

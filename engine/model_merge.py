@@ -37,7 +37,8 @@ def answer_confidence(synthesis: SynthesisResponse, question: str, sources: Sequ
                   stating=tuple(c.claim for c in stating), hops=tuple(c.claim for c in hops),
                   answer_pages=tuple(titles.get(c.source_ids[0], "") for c in stating if c.source_ids),
                   hop_pages=tuple(titles.get(c.source_ids[0], "") for c in hops if c.source_ids),
-                  read=tuple(f"{s['title']}. {s.get('text', '')}" for s in sources))
+                  read=tuple(f"{s['title']}. {s.get('text', '')}" for s in sources),
+                  read_titles=tuple(s['title'] for s in sources))
     return assess(chain).confidence
 
 

@@ -174,3 +174,24 @@ def role_problem(claim: str, passages: list[tuple[str, str]]) -> str | None:
         if not any(same_name(name_words(agent), other) for other in cited_agents):
             return f"it says of {agent} what the cited sentences say of someone or something else"
     return None
+
+
+NEGATIONS = frozenset("not never no neither nor".split())
+DENIAL_REACH = 4  # words between a name and the negation, and between the negation and the verb it denies
+_CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
+
+
+def denies(sentence: str, name: str, relation: set[str]) -> bool:
+    """The sentence denies the name a relation: a negation follows the name and precedes a word whose stem is in
+    ``relation``, within one clause ("Ada Pell did not design it", "Ada Pell never married"). Such a sentence is
+    evidence against the name, whatever words it shares with the question."""
+    at = sentence.find(name)
+    if at < 0 or not relation:
+        return False
+    clause = _CLAUSE_BREAK.split(sentence[at + len(name):], maxsplit=1)[0]
+    tokens = [token.lower().replace("’", "'") for token in re.findall(r"[\w'’]+", clause)]
+    for index, token in enumerate(tokens[:DENIAL_REACH + 1]):
+        if token in NEGATIONS or token.endswith("n't"):
+            return any(stem in relation for stem in stems(" ".join(tokens[index + 1:index + 1 + DENIAL_REACH])))
+    return False
+

@@ -69,7 +69,8 @@ def committed(short: ShortAnswerRecord, question: str, claims: list[ClaimRecord]
                   hops=tuple(c["claim"] for c in hops),
                   answer_pages=tuple(titles.get(c["source_ids"][0], "") for c in stating if c["source_ids"]),
                   hop_pages=tuple(titles.get(c["source_ids"][0], "") for c in hops if c["source_ids"]),
-                  read=tuple(f"{s['title']}. {s.get('text', '')}" for s in sources))
+                  read=tuple(f"{s['title']}. {s.get('text', '')}" for s in sources),
+                  read_titles=tuple(s['title'] for s in sources))
     verdict = assess(chain)
     if verdict.confidence >= threshold:
         return ShortAnswerRecord(**short, candidate=text, confidence=verdict.confidence)

@@ -43,9 +43,12 @@ SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bo
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _STEMMER = snowballstemmer.stemmer("english")
-_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=[-*#•])")  # a blank line, or a line opening a list item or a heading
-_INNER_END = re.compile(r"[.!?][\"')\]]*\s")  # an end mark followed by more text: where a sentence may end
-_PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")  # an end mark, then a capital or a digit
+# a blank line, or a line opening a list item ("- ", "* ", "• ", "3. ", "3) ") or a heading
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
+# What opens a list item or a bold lead-in ("- ", "2. ", "**"): markup around a sentence, not part of what it says
+_ITEM_MARK = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")
+_INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more text: where a sentence may end
+_PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]?[A-Z0-9*])")  # an end mark, then a capital or a digit
 # A full stop after a word shaped like an abbreviation: an initial ("J."), a short word ("Dr.", "St.", "Capt.",
 # "etc."), or a dotted one ("U.S.", "p.m."). Only a paragraph holding one needs pysbd's knowledge.
 _ABBREVIATION_SHAPED = re.compile(r"(?:^|\s)(?:[A-Za-z]|[A-Z][a-z]{1,4}|[a-z]{1,4}|\S*\w\.\w\S*)\.[\"')\]]*\s")
@@ -53,6 +56,12 @@ STEM_CACHE_WORDS = 65_536  # distinct words whose stem is remembered
 SENTENCE_CACHE_TEXTS = 4096  # texts whose split is remembered: the pages and claims of a few runs
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
+
+
+def verb_shaped(word: str) -> bool:
+    """A past form ("founded", "won", "born"): it ends a noun phrase; a hyphenated modifier ("steam-powered") is
+    none."""
+    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
 
 
 def words(text: str) -> list[str]:
@@ -156,10 +165,12 @@ def _sentences(text: str) -> tuple[Sentence, ...]:
             if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere
                 continue
             cursor = offset + len(stripped)
-            if len(stripped) < 3:
+            marked = len(_ITEM_MARK.match(stripped).group(0))  # type: ignore[union-attr]  # it matches the empty string
+            said = stripped[marked:].replace("**", "")
+            if len(said) < 3:
                 continue
             start = block_start + offset
-            found.append(Sentence(" ".join(stripped.split()), start, start + len(stripped)))
+            found.append(Sentence(" ".join(said.split()), start + marked, start + len(stripped)))
     return tuple(found)
 
 
@@ -299,6 +310,16 @@ LISTING_NAMES = 3  # a sentence naming this many is a flattened table of attribu
 _PARENTHESES = re.compile(r"\([^()]*\)")
 
 
+# "Builder: Ada Pell." or "Opened: 1868": a short label, a colon, then a value that holds a name or a number
+_FIELD = re.compile(r"^[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s+(?=.*(?:\b[A-Z]|\d))\S.*$")
+
+
+def is_field(sentence: str) -> bool:
+    """A labelled field of a note or a fact sheet ("Builder: Ada Pell."): a statement about the page's subject
+    however short, not a fragment."""
+    return bool(_FIELD.match(sentence)) and len(sentence.split()) >= 3
+
+
 def claimable(sentence: str, max_chars: int = 600) -> bool:
     """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
     if not 20 <= len(sentence) <= max_chars:
@@ -315,7 +336,7 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
         return False  # a flattened attribute table (the names inside a signature's parentheses do not count)
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything; a short one is
     # a fragment, unless it is a documented entry whose name is the subject of its summary
-    long_enough = len(sentence.split()) >= 5 or _entry_summary_words(sentence) >= SUMMARY_WORDS
+    long_enough = len(sentence.split()) >= 5 or _entry_summary_words(sentence) >= SUMMARY_WORDS or is_field(sentence)
     return long_enough and instruction_like(sentence) is None
 
 

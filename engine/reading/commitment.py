@@ -29,12 +29,12 @@ from satiate.engine.reading.kinds import (
     classified_as,
     phrase_tokens,
     said_to_be,
-    verb_shaped,
 )
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import verdict_fit
-from satiate.engine.roles import name_words, roles, same_name
-from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, words
+from satiate.engine.roles import denies, name_words, roles, same_name
+from satiate.tools.lexicon import paraphrases, phrase_stems
+from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -56,6 +56,7 @@ ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom) (
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
+PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
@@ -82,6 +83,7 @@ class Chain:
     answer_pages: tuple[str, ...] = ()  # titles of the pages the stating sentences come from
     hop_pages: tuple[str, ...] = ()
     read: tuple[str, ...] = ()
+    read_titles: tuple[str, ...] = ()  # the titles of the sources read: where a collection's label shows
 
 
 @dataclass
@@ -134,21 +136,54 @@ def _stems(text: str) -> set[str]:
     return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
 
 
+def _said(text: str) -> set[str]:
+    """What a text says, for ``states``: its stems and the stems of its two-word phrases ("set up", "passed away")."""
+    return _stems(text) | phrase_stems(text)
+
+
 def states(term: str, said: set[str]) -> bool:
-    """Whether stems ``said`` state a question's stem: itself, or the verb of an agent noun ("singer" is stated by
-    "sung", "writer" by "written", "director" by "directed")."""
-    if term in said:
-        return True
+    """Whether stems ``said`` state a question's stem: itself, the verb of an agent noun ("singer" is stated by
+    "sung", "writer" by "written", "director" by "directed"), or a verb that shares its usual sense ("founded" is
+    stated by "established", "married" by "wed": ``tools.lexicon``)."""
+    forms = {term}
     if len(term) > 4 and term.endswith(("er", "or")):
-        base = term[:-2]
-        return stem(base) in said or stem(base + "e") in said
-    return False
+        forms |= {stem(term[:-2]), stem(term[:-2] + "e")}
+    return any(form in said or paraphrases(form) & said for form in forms)
 
 
-def mentioned(name: str, texts: list[str]) -> bool:
-    """Whether one text holds every content word of the name (a name is its words together, not scattered)."""
+NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
+
+
+def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
+    """Whether one text holds every content word of the name together: in order, at most ``NAME_GAP`` words apart
+    ("Harriet Pell opened a school for mill children" does not mention "Pell Mill"). A name with the noun it
+    qualifies ("the Tarrow library") is read about when one text has both, ``together`` or not."""
     wanted = _stems(name) or {stem(w) for w in words(name)}
-    return any(wanted <= _stems(text) for text in texts)
+    return any(wanted <= _stems(text) and (not together or _together(_sequence(name), _sequence(text)))
+               for text in texts)
+
+
+def _sequence(text: str) -> list[str]:
+    return [stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)]
+
+
+def _together(name: list[str], text: list[str]) -> bool:
+    """The name's words occur in the text in order, each within ``NAME_GAP`` words of the one before."""
+    if len(name) < 2:
+        return True
+    for start, word in enumerate(text):
+        if word != name[0]:
+            continue
+        at, found = start, True
+        for part in name[1:]:
+            following = [i for i in range(at + 1, min(len(text), at + NAME_GAP + 2)) if text[i] == part]
+            if not following:
+                found = False
+                break
+            at = following[0]
+        if found:
+            return True
+    return False
 
 
 def type_fit(chain: Chain) -> tuple[float, str]:
@@ -178,6 +213,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if chain.kind == "place" and _a_person(answer, chain.read):
+            return WRONG_KIND, f"'{answer}' is a person (its own page calls it 'she' or 'he'), not a place"
+        if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
+            return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
         if inner := _inner_relation(chain):
@@ -241,12 +280,18 @@ def _restated_subject(chain: Chain) -> str:
     if not asked:
         return ""
     question_stems = {stem(token.strip(",;:?!\"“”")) for token in phrase_tokens(chain.question)}
-    for text in chain.stating:
+    for text in chain.stating + chain.read:  # the cited sentence, or the sources read, say what the answer is
         phrase = said_to_be(chain.answer, text)
         said = {stem(word) for word in phrase}
         if said and said <= question_stems and stem(asked[-1]) not in said:
             return " ".join(phrase)
     return ""
+
+
+def _a_person(name: str, read: tuple[str, ...]) -> bool:
+    """The name's own page (a source read titled by it) speaks of its subject as "she" or "he": a person."""
+    own = [text for text in read if text.startswith(f"{name}. ") or text.startswith(f"{name} (")]
+    return any(PERSONAL_SUBJECT.search(text) for text in own)
 
 
 def is_alias(name: str, sentence: str) -> bool:
@@ -270,7 +315,8 @@ def assess(chain: Chain) -> Commitment:
     names = question_names(chain.question)
     read = list(chain.read) + list(chain.answer_pages) + list(chain.hop_pages)
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
-    unread = [name for name in names + _named_nouns(chain) if not mentioned(name, read)]
+    unread = [name for name in names if not mentioned(name, read)]
+    unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
     labels = _collection_labels(chain, names)
     sentence_texts = list(chain.stating) + list(chain.hops)
     found = [name for name in names if mentioned(name, sentence_texts if name in labels else chain_texts)]
@@ -279,7 +325,7 @@ def assess(chain: Chain) -> Commitment:
     asked = (_stems(chain.question) - _stems(chain.answer)) & set().union(*(_stems(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - _stems(chain.answer)
-    said = set().union(*(_stems(text) for text in chain_texts)) if chain_texts else set()
+    said = set().union(*(_said(text) for text in chain_texts)) if chain_texts else set()
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(_stems(text) for text in sentence_texts))
         said -= set().union(*(_stems(label) for label in labels)) - sentences_say
@@ -292,10 +338,12 @@ def assess(chain: Chain) -> Commitment:
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
         share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks
     verb = _asked_verb(chain)
-    verb_unstated = bool(verb) and not any(states(stem(verb), _stems(text)) for text in chain.stating)
+    verb_unstated = bool(verb) and not any(states(stem(verb), _said(text)) for text in chain.stating)
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)  # "when did X close?" is not answered by a sentence about its opening
     subject = 1.0 if _on_subject(chain, names, labels) else OFF_SUBJECT
+    if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
+        fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject}
     confidence = 1.0
@@ -337,10 +385,11 @@ def _is_collection_label(chain: Chain) -> bool:
 def _collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:
     """The question's names that nearly every source read carries: the collection's own label ("Python" on every page
     of Python's documentation). A page title holding one says nothing about the question."""
-    if len(chain.read) < LABEL_MIN_SOURCES:
+    carriers = chain.read_titles or chain.read  # a place most notes of a folder mention is no label: its titles tell
+    if len(carriers) < LABEL_MIN_SOURCES:
         return frozenset()
-    return frozenset(name for name in names if sum(mentioned(name, [text]) for text in chain.read) >= LABEL_SHARE * len(
-        chain.read))
+    return frozenset(name for name in names if sum(mentioned(name, [text]) for text in carriers) >= LABEL_SHARE * len(
+        carriers))
 
 
 def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozenset()) -> bool:
@@ -354,13 +403,17 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names) or \
             not names and asked & _stems(" ".join(stating)):
         return True
+    # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
+    own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages]
+    if any(mentioned(name, own_page) for name in names if name not in labels):
+        return True
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
-    answer_said = _stems(" ".join(stating))
+    answer_said = _said(" ".join(stating))
     relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
     describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
     described = (asked - name_stems) - relations  # the question's words the answer sentence says
-    tied_hops = [hop for hop in hops if (describes or any(states(term, _stems(hop)) for term in relations | described))
+    tied_hops = [hop for hop in hops if (describes or any(states(term, _said(hop)) for term in relations | described))
                  and (any(mentioned(name, [hop]) for name in names) or not names)]
     bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from satiate.engine.reading.names import DETERMINERS
-from satiate.tools.text import AUXILIARIES, IRREGULAR, STOPWORDS, WH_WORDS, stem, words
+from satiate.tools.text import AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shaped, words
 
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
 # about, an auxiliary starts its verb.
@@ -69,7 +69,8 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
             phrase = []
             continue
         adjective = after_article and not phrase
-        if word in AUXILIARIES or word in PHRASE_ENDS or word in WH_WORDS or verb_shaped(word) and not adjective:
+        wh_word = word.split("'")[0] in WH_WORDS  # "who", and "who's" as people write "whose"
+        if word in AUXILIARIES or word in PHRASE_ENDS or wh_word or verb_shaped(word) and not adjective:
             break
         if word in DETERMINERS or word[:1].isdigit():  # "the 1996 ferry": a number or an article only qualifies
             if phrase:  # "ferry crosses the sound": the word before "the" is the verb
@@ -81,12 +82,6 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
     if not nouns or len(phrase) > MAX_PHRASE_WORDS or nouns[-1] in KIND_WORDS or not nouns[-1].isalpha():
         return []
     return nouns
-
-
-def verb_shaped(word: str) -> bool:
-    """A past form ("founded", "won", "born") ends the noun phrase; a hyphenated modifier ("steam-powered") does
-    not."""
-    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
 
 
 def said_to_be(name: str, sentence: str) -> list[str]:

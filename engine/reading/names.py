@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import AUXILIARIES, NAME_CONNECTORS, STOPWORDS, WH_WORDS
+from satiate.tools.text import AUXILIARIES, NAME_CONNECTORS, STOPWORDS, WH_WORDS, verb_shaped
 
 MONTHS = ("January February March April May June July August September October November December").split()
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
@@ -22,7 +22,10 @@ _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("pre
 _NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (?=[A-Z])")
 # a word's full stop (not an initial's or an abbreviation's) ends a sentence the splitter left whole in a quotation
 _SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
+_POSSESSIVE = re.compile(r"['’]s$")
+_AFTER_NUMBER = re.compile(rf"(?<=\d)\s+(?:{_CONNECTOR})\s+(?=[A-Z])")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
+LINE_VERB_FOLLOWERS = frozenset("in at on by for from as to into near under with".split())  # what follows that verb
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
 
@@ -47,9 +50,12 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
         for index, part in enumerate(parts):
             opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
             following = parts[index + 1:index + 2] or text[match.end():].split(None, 1)
-            span = _name_in(part.rstrip(".'’"), opens, following, common, quoted)
-            if span:
-                found.append(span)
+            # a number ends a run before a connector: "Built 1834 for Ada Pell" names Ada Pell ("Apollo 11" and
+            # "the Battle of 1812" stay whole); a possessive names its owner: "Ada Pell's nephew" speaks of Ada Pell
+            for at, piece in enumerate(_AFTER_NUMBER.split(part)):
+                span = _name_in(_POSSESSIVE.sub("", piece.rstrip(".'’")), opens and at == 0, following, common, quoted)
+                if span:
+                    found.append(span)
     return list(dict.fromkeys(found))
 
 
@@ -62,13 +68,17 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
         return ""
     if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
         return ""
+    if opens and len(parts) == 1 and verb_shaped(parts[0].lower()) and following and (
+            following[0].lower() in LINE_VERB_FOLLOWERS or following[0][:1].isdigit()):
+        return ""  # "Closed in 1958.", "Built 1834 for ...": a note's line opening on its verb, its subject the page
     if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
         parts = parts[1:]
     span = " ".join(parts)
     if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
         return ""
-    if span.lower() in STOP_NAMES or len(span) < 2 or any(span != q and span in q for q in quoted):
-        return ""  # a fragment of a quoted title is not a name of its own
+    if span.lower() in STOP_NAMES or len(span) < 2 or not any(ch.isalpha() for ch in span) or \
+            any(span != q and span in q for q in quoted):
+        return ""  # a number alone, or a fragment of a quoted title, is not a name of its own
     return span
 
 

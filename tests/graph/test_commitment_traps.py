@@ -99,3 +99,30 @@ def test_the_founder_does_not_answer_who_the_founders_spouse_is(notes, isolated_
     result = research("Who is the spouse of the founder of Quillmere Tea Estate?", notes, isolated_data_dir)
     assert result.short_answer in (None, "Jory Vell")
     assert result.short_answer != "Ines Harrowgate"
+
+
+# Notes as people keep them: list items, labelled fields and bold lead-ins, a relation in other words than the
+# question's ("set up" for "founded"), a count in words, a denial, a relative named only as an owner.
+def test_a_list_item_that_says_it_in_other_words_answers_who_founded(notes, isolated_data_dir):
+    result = research("Who founded Corlett Foundry?", notes, isolated_data_dir)
+    assert result.short_answer == "Wilma Corlett"
+
+
+def test_a_labelled_field_leads_to_the_second_hop(notes, isolated_data_dir):
+    result = research("Where was the builder of Corlett Foundry born?", notes, isolated_data_dir)
+    assert result.short_answer == "Quellbury"
+
+
+def test_a_count_written_in_words_answers_how_many(notes, isolated_data_dir):
+    result = research("How many bells did Corlett Foundry cast for the church of St Oda?", notes, isolated_data_dir)
+    assert result.short_answer == "nine"
+
+
+def test_a_sentence_that_denies_the_act_does_not_answer_who_did_it(notes, isolated_data_dir):
+    result = research("Who cast the Brannock clock bell?", notes, isolated_data_dir)
+    assert result.short_answer != "Wilma Corlett" and result.short_answer_candidate != "Wilma Corlett"
+
+
+def test_a_relative_named_only_as_an_owner_is_no_birthplace(notes, isolated_data_dir):
+    result = research("Where was Piran Corlett born?", notes, isolated_data_dir)
+    assert result.short_answer is None

@@ -102,6 +102,11 @@ def wheel_problems(root: Path, names: set[str]) -> list[str]:
     for prompt in sorted((root / "prompts").glob("*.md")):
         if f"satiate/prompts/{prompt.name}" not in names:
             problems.append(f"prompt file prompts/{prompt.name} is not in the wheel (package-data in pyproject.toml)")
+    for layer in LAYERS:  # data a module reads at run time ("tools/lexicon/verbs.json") ships beside it
+        for data in sorted((root / layer).rglob("*.json")):
+            relative = data.relative_to(root).as_posix()
+            if f"satiate/{relative}" not in names:
+                problems.append(f"data file {relative} is not in the wheel (package-data in pyproject.toml)")
     for name in sorted(names):
         parts = name.split("/")
         if parts[0] in NOT_SHIPPED or (parts[0] == "satiate" and len(parts) > 1 and parts[1] in NOT_SHIPPED):

@@ -290,6 +290,13 @@ def test_an_explanation_opens_with_the_first_sentence_of_the_page_about_the_subj
     assert found.evidence[0].text.startswith("functools.lru_cache(maxsize=128, typed=False): Least-recently-used")
 
 
+def test_a_possessive_names_its_owner_and_a_number_before_a_connector_ends_a_name() -> None:
+    assert name_spans("Ada Pell's nephew, born 1921, kept the books.") == ["Ada Pell"]
+    assert name_spans("Built 1834 for Bo Reed, who owned it.", frozenset({"built"})) == ["Bo Reed"]
+    assert name_spans("The Gull 7 of Tarrow sailed.") == ["Gull 7", "Tarrow"]
+    assert name_spans("The Battle of 1812 ended.") == ["Battle of 1812"]  # a number after a connector stays
+
+
 def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_what_is_missing() -> None:
     found = find_answer("What does the walrus operator do?", sources_of(DOCS))
     assert found.evidence == [] and found.reason == "no source read mentions 'walrus'"

@@ -244,3 +244,57 @@ def test_the_label_every_source_carries_is_no_answer_in_particular():
     fit, why = type_fit(chain(question, "Gullbase 2", "name", stating, read))
     assert fit == 0.0 and "nearly every source" in why
     assert type_fit(chain(question, "Proposal 12", "name", stating, read))[0] == 1.0
+
+
+def test_a_verb_of_the_same_usual_sense_states_the_relation():
+    stating = "Varnholt Mill was established in 1887 by Ilse Moravec."
+    assert assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", stating)).confidence == 1.0
+    wed = "In 1912 Ilse Moravec wed Pavel Dorn, a ferryman."
+    assert assess(chain("Who was Ilse Moravec married to?", "Pavel Dorn", "person", wed)).confidence == 1.0
+    visited = "Varnholt Mill was visited in 1887 by Ilse Moravec."  # another verb: the relation stays open
+    assert assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", visited)).confidence < 0.8
+
+
+def test_a_sentence_denying_the_act_of_the_answer_commits_nothing():
+    stating = "Despite the name, Ilse Moravec did not design the Varnholt wheel: that was Pavel Dorn's work."
+    denied = assess(chain("Who designed the Varnholt wheel?", "Ilse Moravec", "person", stating))
+    assert denied.confidence == 0.0 and any("denies" in item for item in denied.missing)
+    said = "Ilse Moravec designed the Varnholt wheel in 1901."  # the same words, not denied
+    assert assess(chain("Who designed the Varnholt wheel?", "Ilse Moravec", "person", said)).confidence == 1.0
+
+
+def test_a_who_answer_ending_in_a_common_noun_is_a_thing():
+    stating = "The station was the end of the line for the Varnholt Valley Railway."
+    read = (stating, "The railway closed in 1961.")
+    fit, why = type_fit(chain("Who built the Varnholt station?", "Varnholt Valley Railway", "person", stating, read))
+    assert fit < 0.5 and "thing" in why
+    assert type_fit(chain("Who built it?", "Ilse Anna Moravec", "person", FOUNDED, (FOUNDED,)))[0] == 1.0
+
+
+def test_a_name_whose_own_page_calls_it_she_or_he_is_no_place():
+    stating = "Ilse Moravec's nephew, born 1921."
+    read = (stating, "Ilse Moravec. Born 1890 in Kesh. She wed Pavel Dorn in 1912.",
+            "Tarrow. A village on the Ost. Tarrow's best-known child is Tomas Moravec.")
+    fit, why = type_fit(chain("Where was Tomas Moravec born?", "Ilse Moravec", "place", stating, read))
+    assert fit < 0.5 and "person" in why
+    child = "Tarrow's best-known child is Tomas Moravec, born in a cottage by the church."
+    assert type_fit(chain("Where was Tomas Moravec born?", "Tarrow", "place", child, read))[0] == 1.0
+
+
+def test_a_place_most_notes_mention_is_no_collection_label_unless_the_titles_carry_it():
+    notes = tuple(f"Kesh note {n}. The mill at Tarrow was busy in {1900 + n}." for n in range(6))
+    stating = "The first master of the guild was Ilse Moravec."
+    opening = "Established at Tarrow in 1790."
+    question = "Who was the first master of the guild in Tarrow?"
+    kept = assess(chain(question, "Ilse Moravec", "person", stating, (*notes, f"Guild. {opening} {stating}"),
+                        hops=(opening,), answer_pages=("Guild",), hop_pages=("Guild",),
+                        read_titles=tuple(f"Kesh note {n}" for n in range(6)) + ("Guild",)))
+    assert kept.confidence == 1.0
+
+
+def test_the_sources_calling_the_answer_by_another_noun_of_the_question_is_no_answer():
+    stating = "It stayed at number one for eight weeks behind the single Gull Song."
+    page = "Gull Song. \"Gull Song\" is a song by the singer Ilse Moravec."
+    fit, why = type_fit(chain("What is the name of the singer whose song stayed at number one for eight weeks?",
+                              "Gull Song", "name", stating, (page, stating)))
+    assert fit < 0.5 and "song" in why

@@ -67,3 +67,53 @@ def test_a_version_of_the_questions_own_name_is_not_its_answer() -> None:
     found = find_answer("Who created Tarrowscript?", sources)
     assert found.short_answer == "Ida Marr"
     assert all(not name.startswith("Tarrowscript") for name, _ in found.candidates)
+
+
+def _page(number: int, title: str, text: str) -> dict:
+    return {"id": f"S{number}", "key": f"doc:{title}", "title": title, "text": text, "url": ""}
+
+
+def test_a_question_word_asked_in_other_words_still_finds_its_sentence() -> None:
+    sources = [_page(1, "Tarrow", "Tarrow was established in 1712 by Ada Pell, a wool merchant. Its market hall "
+                     "was built by Oda Venn in 1851."),
+               _page(2, "Gull Sound", "The Gull Sound ferry was founded as a service by Oda Venn.")]
+    assert find_answer("Who founded Tarrow?", sources).short_answer == "Ada Pell"
+
+
+def test_a_count_written_in_words_is_a_count_and_a_list_number_is_none() -> None:
+    sources = [_page(1, "Tarrow line", "The Tarrow line opened in 1868.\n\nStations on the line:\n1. Tarrow\n"
+                     "2. Gull Halt\n\nThe line had nine stations in all, and it ran for 23 miles.")]
+    assert find_answer("How many stations did the Tarrow line have?", sources).short_answer == "nine"
+
+
+def test_a_field_of_a_note_is_read_and_leads_to_the_second_hop() -> None:
+    sources = [_page(1, "Gull Mill, Tarrow", "- Built 1834 for Bo Reed, who owned it until he died.\n"
+                     "- Builder: Ada Pell.\n- Closed in 1958 as a working mill."),
+               _page(2, "Ada Pell, builder", "Born 1801 in Kesh, a market town over the hills.")]
+    found = find_answer("Where was the builder of Gull Mill born?", sources)
+    assert found.short_answer == "Kesh"
+    assert find_answer("Who was Gull Mill built for?", sources).short_answer == "Bo Reed"  # "Built 1834 for" ends
+
+
+def test_a_hop_leads_to_another_page_not_back_to_its_own() -> None:
+    # both sentences are the Tarrow page's; "Tarrow" in the first is no bridge to the second
+    sources = [_page(1, "Tarrow", "Tarrow sits where the weir was built to feed the mill. A school for mill "
+                     "children was opened in 1860 by Mira Venn."),
+               _page(2, "Gull Mill, Tarrow", "Built 1834 for Bo Reed, who owned it until his death.")]
+    assert find_answer("Who was Gull Mill built for?", sources).short_answer == "Bo Reed"
+
+
+def test_the_opening_of_the_answers_page_ties_it_to_the_place_the_question_names() -> None:
+    sources = [_page(1, "Guild of Millwrights", "Established at Tarrow in 1790.\n\nThe first master was Ada Pell, "
+                     "a millwright.")]
+    found = find_answer("Who was the first master of the millwrights' guild in Tarrow?", sources)
+    assert found.short_answer == "Ada Pell"
+    assert [line.text for line in found.evidence] == ["The first master was Ada Pell, a millwright.",
+                                                      "Established at Tarrow in 1790."]
+
+
+def test_a_sentence_denying_the_act_names_no_candidate_for_it() -> None:
+    sources = [_page(1, "Gull bell", "Despite the name, Ada Gull did not cast the bell. Oda Venn cast the bell "
+                     "in 1801.")]
+    found = find_answer("Who cast the Gull bell?", sources)
+    assert "Ada Gull" not in [span for span, _ in found.candidates]

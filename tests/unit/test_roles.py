@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from satiate.engine.roles import name_words, role_problem, roles, same_name
+from satiate.engine.roles import denies, name_words, role_problem, roles, same_name
 
 
 @pytest.mark.parametrize(("sentence", "title", "agents"), [
@@ -51,3 +51,12 @@ def test_moving_the_object_into_the_subject_is_a_role_problem_and_the_passive_re
     assert role_problem("Tomas Reed hired Lina Moss in 1931.", source) is not None
     assert role_problem("Tomas Reed was hired by Lina Moss in 1931.", source) is None
     assert role_problem("In 1931 Tomas Reed was hired.", source) is None
+
+
+def test_a_negation_between_a_name_and_the_verb_denies_it_of_that_name() -> None:
+    from satiate.tools.text import stems
+    sentence = "Despite the name, Ada Wren didn't design it: the wheel was the work of Bo Reed."
+    assert denies(sentence, "Ada Wren", stems("designed"))
+    assert not denies(sentence, "Bo Reed", stems("designed"))
+    assert not denies("Ada Wren designed the wheel and did not build it.", "Ada Wren", stems("designed"))
+    assert denies("Ada Wren never married.", "Ada Wren", stems("married"))

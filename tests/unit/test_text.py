@@ -3,7 +3,7 @@ point back into the source; stems that meet across inflections without mangling 
 
 from __future__ import annotations
 
-from satiate.tools.text import entities, sentences, stem, stems
+from satiate.tools.text import claimable, entities, is_field, sentences, stem, stems
 
 
 def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
@@ -19,14 +19,30 @@ def test_offsets_point_back_into_the_source_text():
     text = "  Lina Moss founded the Orren Cider Works.\n\nIt   closed in 1931!  Was it rebuilt? No.\n- a listed item"
     found = sentences(text)
     assert [text[s.start : s.end] for s in found] == [
-        "Lina Moss founded the Orren Cider Works.", "It   closed in 1931!", "Was it rebuilt?", "No.", "- a listed item"
-    ]
+        "Lina Moss founded the Orren Cider Works.", "It   closed in 1931!", "Was it rebuilt?", "No.", "a listed item"
+    ]  # a list item's marker is markup: its sentence starts after it
     assert found[1].text == "It closed in 1931!"  # whitespace inside a sentence is squeezed in its text only
 
 
 def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
     text = "Early life\n\nVera Lind was born in Kesh\n- She studied law"
-    assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "- She studied law"]
+    assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "She studied law"]
+
+
+def test_numbered_items_and_bold_lead_ins_are_sentences_of_their_own_without_their_markup():
+    text = ("Stations:\n1. Kesh Halt\n2) Orren Junction\n\n**Origins.** Kesh was laid out in 1712.\n"
+            "* **Vera Lind** (1801–1870) kept the halt.")
+    found = sentences(text)
+    assert [s.text for s in found] == ["Stations:", "Kesh Halt", "Orren Junction", "Origins.",
+                                       "Kesh was laid out in 1712.", "Vera Lind (1801–1870) kept the halt."]
+    assert text[found[1].start:found[1].end] == "Kesh Halt"  # the offsets skip the item's number
+
+
+def test_a_labelled_field_is_a_statement_however_short():
+    assert is_field("Builder: Vera Lindqvist.") and claimable("Builder: Vera Lindqvist.")
+    assert is_field("Opened: 3 May 1868")
+    assert not is_field("Note: see below")  # no name or number in the value: a label, not a fact
+    assert not claimable("Kesh: Orren")  # two words: a fragment
 
 
 def test_a_wrapped_line_inside_a_paragraph_ends_no_sentence():

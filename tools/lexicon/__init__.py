@@ -1,0 +1,43 @@
+"""Verb paraphrases from WordNet: "established" states "founded", "wed" states "married", "passed away" states "died".
+
+A question and its source rarely share every verb; a reader that demands the question's own verb abstains on
+"When was the guild founded?" over "The guild was established in 1790". ``verbs.json`` (built by ``build.py`` from
+WordNet 3.0; licence in ``WORDNET-LICENSE.txt``) holds the synsets that are among the first two senses of at least
+two verbs. Words are compared by their stems, the way the reading layer compares every word.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import defaultdict
+from importlib import resources
+
+from satiate.tools.text import stem, words
+
+
+def _stemmed(lemma: str) -> str:
+    return " ".join(stem(word) for word in words(lemma))
+
+
+@functools.cache
+def _paraphrase_table() -> dict[str, frozenset[str]]:
+    text = resources.files(__package__).joinpath("verbs.json").read_text(encoding="utf-8")
+    table: dict[str, set[str]] = defaultdict(set)
+    for synset in json.loads(text)["synsets"]:
+        stemmed = {_stemmed(lemma) for lemma in synset}
+        for key in stemmed:
+            table[key] |= stemmed - {key}
+    return {key: frozenset(others) for key, others in table.items()}
+
+
+def paraphrases(term: str) -> frozenset[str]:
+    """The stems (a phrase's stems joined by spaces: "set up") of the verbs that share a frequent sense with the verb
+    whose stem is ``term``; empty for a word WordNet lists no such verb for."""
+    return _paraphrase_table().get(term, frozenset())
+
+
+def phrase_stems(text: str) -> set[str]:
+    """The stems of each pair of adjacent words ("set up", "pass away"): what a two-word paraphrase is matched in."""
+    stemmed = [stem(word) for word in words(text)]
+    return {f"{first} {second}" for first, second in zip(stemmed, stemmed[1:])}
