@@ -251,6 +251,7 @@ class Relevance:
         self.idf = idf
         self.paraphrased = {term: others for term in self.question_terms if (others := paraphrases(term))}
         self.phrasal = any(" " in other for others in self.paraphrased.values() for other in others)
+        self.in_other_words: dict[int, frozenset[str]] = {}  # per sentence: the question terms it says in other words
 
     def focus_value(self, line: Line) -> float:
         """How much of the question's focus the sentence itself (not its page title) states."""
@@ -262,8 +263,11 @@ class Relevance:
         own = line.terms & self.question_terms
         if not self.paraphrased:
             return own
-        said = line.terms | phrase_stems(line.text) if self.phrasal else line.terms
-        return own | {term for term, others in self.paraphrased.items() if others & said}
+        if id(line) not in self.in_other_words:
+            said = line.terms | phrase_stems(line.text) if self.phrasal else line.terms
+            self.in_other_words[id(line)] = frozenset(
+                term for term, others in self.paraphrased.items() if others & said)
+        return own | self.in_other_words[id(line)]
 
     def covered(self, line: Line) -> frozenset[str]:
         title_terms = frozenset(stems(line.source["title"]))
@@ -287,8 +291,12 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
     seeds = sorted(direct, key=lambda s: -s.score)[:CHAIN_SEEDS]
     names = question_names(question)
 
+    ties: dict[int, bool] = {}
+
     def tied(line: Line) -> bool:
-        return not names or any(mentioned(name, [line.text, line.source["title"]]) for name in names)
+        if id(line) not in ties:
+            ties[id(line)] = not names or any(mentioned(name, [line.text, line.source["title"]]) for name in names)
+        return ties[id(line)]
     by_title: dict[str, list[Line]] = defaultdict(list)
     by_name: dict[str, list[Line]] = defaultdict(list)
     by_page: dict[str, list[Line]] = defaultdict(list)
@@ -535,6 +543,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
     shown: dict[str, str] = {}
+    tied_to_question: dict[int, bool] = {}
     for scored in top:
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
             key = span.lower()
@@ -554,7 +563,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             closeness = _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
-            if names and not _tied(scored, names):
+            if names and not tied_to_question.setdefault(id(scored), _tied(scored, names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span

@@ -19,6 +19,7 @@ which test failed, and the commit threshold (a setting) decides when the bold is
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -67,6 +68,7 @@ LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
+STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
 
 
@@ -133,7 +135,12 @@ def _named_nouns(chain: Chain) -> list[str]:
 
 def _stems(text: str) -> set[str]:
     """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
-    return {stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)}
+    return set(_stem_set(text))
+
+
+@functools.lru_cache(maxsize=STEMMED_TEXTS)
+def _stem_set(text: str) -> frozenset[str]:
+    return frozenset(stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text))
 
 
 def _said(text: str) -> set[str]:
