@@ -57,6 +57,8 @@ ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom) (
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
+# what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
+LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
@@ -69,6 +71,7 @@ OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no ho
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
+VERB_WEIGHT = 1.5  # how much more a past form the question asks through ("designed", "closed") counts towards coverage
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
 
 
@@ -220,8 +223,12 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        if chain.kind == "person" and any(f"*{answer}*" in text or f"_{answer}_" in text for text in chain.read):
+            return WRONG_KIND, f"'{answer}' is set in italics, a title (a ship's, a book's), and the question asks who"
+        if chain.kind == "person" and chain.stating and all(_only_owner(answer, text) for text in chain.stating):
+            return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
         if chain.kind == "place" and _a_person(answer, chain.read):
-            return WRONG_KIND, f"'{answer}' is a person (its own page calls it 'she' or 'he'), not a place"
+            return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
@@ -295,10 +302,20 @@ def _restated_subject(chain: Chain) -> str:
     return ""
 
 
+def _only_owner(name: str, sentence: str) -> bool:
+    """The sentence names ``name`` only as a possessive ("Ada Pell's early plays"): what Ada Pell has, not what she
+    did."""
+    mentions = re.findall(rf"\b{re.escape(name)}(['’]s\b)?", sentence)
+    return bool(mentions) and all(mentions)
+
+
 def _a_person(name: str, read: tuple[str, ...]) -> bool:
-    """The name's own page (a source read titled by it) speaks of its subject as "she" or "he": a person."""
+    """The name's own page (a source read titled by it) speaks of its subject as "she" or "he", or a source gives
+    the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"): a
+    person."""
     own = [text for text in read if text.startswith(f"{name}. ") or text.startswith(f"{name} (")]
-    return any(PERSONAL_SUBJECT.search(text) for text in own)
+    dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
+    return any(PERSONAL_SUBJECT.search(text) for text in own) or any(dated.search(text) for text in read)
 
 
 def is_alias(name: str, sentence: str) -> bool:
@@ -339,7 +356,8 @@ def assess(chain: Chain) -> Commitment:
     covered = {term for term in asked if states(term, said)}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(_stems(name) for name in names)) if names else set()
-    weight = {term: NAME_WEIGHT if term in name_stems else 1.0 for term in asked}
+    verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
+    weight = {term: NAME_WEIGHT if term in name_stems else VERB_WEIGHT if term in verbs else 1.0 for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:

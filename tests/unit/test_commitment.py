@@ -298,3 +298,33 @@ def test_the_sources_calling_the_answer_by_another_noun_of_the_question_is_no_an
     fit, why = type_fit(chain("What is the name of the singer whose song stayed at number one for eight weeks?",
                               "Gull Song", "name", stating, (page, stating)))
     assert fit < 0.5 and "song" in why
+
+
+def test_the_verb_a_question_asks_through_weighs_more_than_its_other_words():
+    # names and "lighthouse" stated, "designed" not: once enough to commit, now not
+    stating = "The Orlin Head lighthouse stands above the wreck of the Gull Rose, lost with Ilse Moravec aboard."
+    verdict = assess(chain("Who designed the Orlin Head lighthouse?", "Ilse Moravec", "person", stating))
+    assert verdict.factors["coverage"] < 0.8 and verdict.confidence < 0.8
+    said = "The Orlin Head lighthouse was designed by Ilse Moravec."
+    assert assess(chain("Who designed the Orlin Head lighthouse?", "Ilse Moravec", "person", said)).confidence == 1.0
+
+
+def test_a_name_in_italics_is_a_title_and_no_answer_to_who():
+    stating = "The walk began a year after the *Gull Rose* was lost off Orlin Head."
+    fit, why = type_fit(chain("Who walked to Orlin Head?", "Gull Rose", "person", stating))
+    assert fit < 0.5 and "italics" in why
+
+
+def test_a_person_named_only_as_an_owner_did_not_do_what_the_question_asks():
+    stating = "The company opened by premiering Ilse Moravec's early plays."
+    fit, why = type_fit(chain("Who played the title role in the first production?", "Ilse Moravec", "person",
+                              stating))
+    assert fit < 0.5 and "owner" in why
+
+
+def test_a_name_given_life_dates_or_a_birth_is_a_person_and_no_place():
+    for said in ("Ilse Moravec (1838–1915) kept the light.", "**Ilse Moravec** was born in Kesh in 1809."):
+        stating = "The first keeper was Ilse Moravec."
+        fit, why = type_fit(chain("Where was the first keeper born?", "Ilse Moravec", "place", stating,
+                                  (stating, said)))
+        assert fit < 0.5 and "person" in why, said
