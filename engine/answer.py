@@ -72,7 +72,7 @@ _DATE = re.compile(
 _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
                      rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
 # A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
-_COUNT_WORD = ("(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+_COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
@@ -347,6 +347,8 @@ def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = ""
     """The number as an answer; None when it counts something other than what the question counts ("4 police
     officers" for "how many inhabitants")."""
     unit = (match.group("unit") or "").strip()
+    if counted and unit in MEASURES and stem(unit) != stem(counted) and counted not in MEASURES:
+        return None  # "two days" measures a time, and "how many people" counts people
     if unit and unit not in MEASURES and stem(unit) not in qualifiers:
         number = match.group(0)[: match.start("unit") - match.start()]
         if counted and unit != counted and not number.rstrip().endswith((",", ".", ";", ":")):

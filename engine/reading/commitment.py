@@ -223,12 +223,15 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
-        if chain.kind == "person" and any(f"*{answer}*" in text or f"_{answer}_" in text for text in chain.read):
-            return WRONG_KIND, f"'{answer}' is set in italics, a title (a ship's, a book's), and the question asks who"
+        titled = re.compile(rf"[*_\"“]{re.escape(answer)}[*_\"”]")  # "*Gull Rose*", "“Gull Rose”"
+        if chain.kind == "person" and any(titled.search(text) for text in chain.read):
+            return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
         if chain.kind == "person" and chain.stating and all(_only_owner(answer, text) for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
         if chain.kind == "place" and _a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
+        if chain.kind == "person" and len(tokens) >= 2 and tokens[-1] in PLACE_NOUNS:
+            return WRONG_KIND, f"'{answer}' is named as a place ('{tokens[-1]}'), and the question asks who"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
@@ -341,6 +344,8 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
+    asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
+    unread += [noun for noun in asked_noun if not any(states(stem(noun), _stems(text)) for text in read)]
     labels = _collection_labels(chain, names)
     sentence_texts = list(chain.stating) + list(chain.hops)
     found = [name for name in names if mentioned(name, sentence_texts if name in labels else chain_texts)]

@@ -23,7 +23,7 @@ _ASKS_FOR_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|
 # Nouns that name a kind of place: "which county" asks for a place, and "the river Selk" is one.
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
-    "capital borough municipality street".split()
+    "capital borough municipality street road lane row square avenue quay wharf".split()
 )
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun

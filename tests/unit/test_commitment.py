@@ -328,3 +328,18 @@ def test_a_name_given_life_dates_or_a_birth_is_a_person_and_no_place():
         fit, why = type_fit(chain("Where was the first keeper born?", "Ilse Moravec", "place", stating,
                                   (stating, said)))
         assert fit < 0.5 and "person" in why, said
+
+
+def test_a_who_answer_named_as_a_road_or_set_in_quotes_is_no_person():
+    stating = "The bookshop opened in 1921 on Orlin Street, next to the chandler's."
+    fit, why = type_fit(chain("Who managed the bookshop when it opened?", "Orlin Street", "person", stating))
+    assert fit < 0.5 and "place" in why
+    quoted = "The two cabins were called \"Gull\" and \"Gull Rose\"."
+    fit, why = type_fit(chain("Who designed the cable railway?", "Gull Rose", "person", quoted))
+    assert fit < 0.5 and "quotes" in why
+
+
+def test_a_kind_of_thing_no_source_mentions_is_not_answered():
+    stating = "The Orlin Ski Club was set up in 1921 by Ilse Moravec."
+    verdict = assess(chain("What is the name of the church in Orlin?", "Orlin Ski Club", "name", stating))
+    assert verdict.confidence == 0.0 and any("'church'" in item for item in verdict.missing)

@@ -117,3 +117,10 @@ def test_a_sentence_denying_the_act_names_no_candidate_for_it() -> None:
                      "in 1801.")]
     found = find_answer("Who cast the Gull bell?", sources)
     assert "Ada Gull" not in [span for span, _ in found.candidates]
+
+
+def test_a_measure_is_no_count_of_what_the_question_counts() -> None:
+    sources = [_page(1, "Orlin avalanche", "The Orlin avalanche of 1908 buried the road for two days. Twelve people "
+                     "died in it, most of them road menders.")]
+    found = find_answer("How many people died in the Orlin avalanche?", sources)
+    assert found.short_answer is not None and found.short_answer.lower() == "twelve"
