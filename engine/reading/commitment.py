@@ -69,6 +69,7 @@ LABEL_SHARE = 0.8  # a question name this share of the sources read carries is t
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
+NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
 VERB_WEIGHT = 1.5  # how much more a past form the question asks through ("designed", "closed") counts towards coverage
@@ -143,7 +144,7 @@ def _stems(text: str) -> set[str]:
 
 @functools.lru_cache(maxsize=STEMMED_TEXTS)
 def _stem_set(text: str) -> frozenset[str]:
-    return frozenset(stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text))
+    return frozenset(_sequence(text))
 
 
 def _said(text: str) -> set[str]:
@@ -161,9 +162,6 @@ def states(term: str, said: set[str]) -> bool:
     return any(form in said or paraphrases(form) & said for form in forms)
 
 
-NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
-
-
 def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
     """Whether one text holds every content word of the name together: in order, at most ``NAME_GAP`` words apart
     ("Harriet Pell opened a school for mill children" does not mention "Pell Mill"). A name with the noun it
@@ -174,6 +172,7 @@ def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
 
 
 def _sequence(text: str) -> list[str]:
+    """The stems of the text's content words in order, a possessive "'s" dropped."""
     return [stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)]
 
 
