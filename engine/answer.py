@@ -295,7 +295,7 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
 
     def tied(line: Line) -> bool:
         if id(line) not in ties:
-            ties[id(line)] = not names or any(mentioned(name, [line.text, line.source["title"]]) for name in names)
+            ties[id(line)] = not names or _names_any([line], names)
         return ties[id(line)]
     by_title: dict[str, list[Line]] = defaultdict(list)
     by_name: dict[str, list[Line]] = defaultdict(list)
@@ -565,7 +565,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             closeness = _proximity(scored.line.text, span, focus)
             fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
-            if names and not tied_to_question.setdefault(id(scored), _tied(scored, names)):
+            if names and not tied_to_question.setdefault(id(scored), _names_any(_evidence(scored), names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
@@ -609,11 +609,9 @@ def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line]) -
     return [opening]
 
 
-def _tied(scored: Scored, names: tuple[str, ...]) -> bool:
-    """The sentence, its page or the hop that led to it names something the question names."""
-    texts = [scored.line.text, scored.line.source["title"]]
-    if scored.hop is not None:
-        texts += [scored.hop.text, scored.hop.source["title"]]
+def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:
+    """One of the sentences, or its page, names something the question names."""
+    texts = [text for line in lines for text in (line.text, line.source["title"])]
     return any(mentioned(name, texts) for name in names)
 
 
