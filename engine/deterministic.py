@@ -43,6 +43,7 @@ from satiate.tools.text import (
     clean_title,
     content_terms,
     entities,
+    hedged,
     idf_weights,
     jaccard,
     normalize_query,
@@ -65,8 +66,6 @@ ANGLE_SUFFIX = {
     "source_type": "official primary source",
     "counter_argument": "criticism limitations",
 }
-HEDGES = ("claims", "claimed", "reportedly", "allegedly", "rumour", "rumor", "no source", "unconfirmed",
-          "unverified", "is said to", "according to a")
 REFERRING_WORDS = frozenset({"it", "its", "the", "this", "these", "those", "he", "she", "they", "his", "her",
                              "their", "there", "in", "on", "at", "after", "during"})
 NAMED_ANSWERS = ("person", "place", "name")
@@ -227,12 +226,6 @@ def fresh_queries(candidates: list[PlanQueryModel], executed: set[str], limit: i
 def stem_key(text: str) -> frozenset[str]:
     """A sentence's identity for "already said": its stemmed content words."""
     return frozenset(stems(text))
-
-
-def hedged(text: str) -> bool:
-    """The statement flags its own weakness ("a profile claims ...", "gives no source")."""
-    lowered = text.lower()
-    return any(h in lowered for h in HEDGES)
 
 
 def subject_of(source: SourceRecord, text: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from satiate.tools.text import AUXILIARIES, BE_FORMS, IRREGULAR, STOPWORDS, entities, stems
@@ -195,3 +196,45 @@ def denies(sentence: str, name: str, relation: set[str]) -> bool:
             return any(stem in relation for stem in stems(" ".join(tokens[index + 1:index + 1 + DENIAL_REACH])))
     return False
 
+
+
+# --- which act a phrase goes with ----------------------------------------------------------------------------------
+DETERMINERS = frozenset("the a an this that these those its his her their our my your whose".split())
+_PIECE = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,;:()—–]")
+
+
+def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str | None:
+    """The verb ``span`` goes with in the sentence. A time, a place or a name is said of the verb before it in its
+    clause ("drew up the route in 1790 and supervised the works until it opened": 1790 goes with "drew", not with
+    "opened"); a phrase that opens its clause goes with the verb after it ("In 1846 the company sold out"). A
+    comma, colon or dash ends a clause. ``is_act`` recognises the forms of the act asked about (a bare "open" as
+    well as "opened"). None when the span is not found, its clause has no verb, or no form of the act stands in the
+    sentence: then there is nothing to judge."""
+    pieces = _PIECE.findall(_RELATIVE.sub(",", sentence))
+    lowered = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in pieces]  # "Pell's" is Pell
+    wanted = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in _PIECE.findall(span)]
+    start = next((i for i in range(len(lowered) - len(wanted) + 1) if lowered[i:i + len(wanted)] == wanted), None)
+    if start is None or not wanted or not any(is_act(word) for word in lowered):
+        return None
+    end = start + len(wanted) - 1
+
+    def verb(index: int) -> bool:
+        piece, word = pieces[index], lowered[index]
+        verb_form = (index == 0 or piece[:1].islower()) and "-" not in word and (
+            _participle(word) or word in IRREGULAR_PASTS)  # "best-known" qualifies a noun
+        return (is_act(word) or verb_form) and (index == 0 or lowered[index - 1] not in DETERMINERS)
+
+    before = []
+    for index in range(start - 1, -1, -1):
+        if not lowered[index][:1].isalnum():
+            break
+        before.append(index)
+    after = []
+    for index in range(end + 1, len(lowered)):
+        if not lowered[index][:1].isalnum():
+            break
+        after.append(index)
+    found = next((index for index in before if verb(index)), None)
+    if found is None:
+        found = next((index for index in after if verb(index)), None)
+    return None if found is None else lowered[found]

@@ -58,6 +58,18 @@ _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
 
 
+# A statement that flags its own weakness: it reports someone else's claim ("a profile claims", "reportedly"), or its
+# writer doubts it ("possibly 1903", "I think", "is unknown", "never found"). It settles nothing on its own.
+HEDGES = re.compile(r"\b(?:claims?|claimed|reportedly|allegedly|rumou?rs?|no source|unconfirmed|unverified|is said to"
+                    r"|according to an?|unknown|uncertain|unclear|not known|never found|no record|not sure|unsure"
+                    r"|i think|i believe|i guess|possibly|perhaps|probably|maybe)\b|\?")
+
+
+def hedged(text: str) -> bool:
+    """The statement flags its own weakness (``HEDGES``)."""
+    return bool(HEDGES.search(text.lower()))
+
+
 def verb_shaped(word: str) -> bool:
     """A past form ("founded", "won", "born"): it ends a noun phrase; a hyphenated modifier ("steam-powered") is
     none."""

@@ -33,9 +33,9 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import LEADING_NOISE, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import verdict_fit
-from satiate.engine.roles import denies, name_words, roles, same_name
+from satiate.engine.roles import denies, name_words, nearest_verb, roles, same_name
 from satiate.tools.lexicon import paraphrases, phrase_stems
-from satiate.tools.text import ARTICLES, DO_FORMS, STOPWORDS, content_terms, stem, verb_shaped, words
+from satiate.tools.text import ARTICLES, BE_FORMS, DO_FORMS, STOPWORDS, content_terms, hedged, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -49,6 +49,7 @@ NAMED_KINDS = frozenset({"person", "place", "name"})
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
+ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
@@ -67,6 +68,7 @@ NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
+HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
@@ -210,6 +212,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is not a time"
     if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
+    if ASKS_FOR_A_MEASURE.search(question) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
+        return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
     if asks_for_a_period(question) and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
     if chain.kind in NAMED_KINDS:
@@ -244,6 +248,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
         if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
+    if other := _other_act(chain):
+        return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     return 1.0, ""
 
 
@@ -265,6 +271,37 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")
     return ""
+
+
+def _asked_acts(chain: Chain) -> frozenset[str]:
+    """The stems of the act the question asks of its answer: "who founded X?", "when did X open?", "where was X
+    born?" (a past form that ends the question). An act in a clause that describes the question's subject ("when
+    the area where X is located became a state") is not asked of the answer, so it is not counted."""
+    question = " ".join(words(chain.question))
+    acts = set()
+    if (who := ASKS_WHO_DID.match(question)) and verb_shaped(who.group("act")):
+        acts.add(stem(who.group("act")))
+    if verb := _asked_verb(chain):
+        acts.add(stem(verb))
+    last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", chain.question)
+    if last and verb_shaped(last[0]):
+        acts.add(stem(last[0]))
+    return frozenset(acts - STOPWORDS)
+
+
+def _other_act(chain: Chain) -> str:
+    """The verb the answer goes with in the cited sentences, when that is another act than the one asked about
+    (``engine.roles.nearest_verb``): "drew up the route in 1790 and supervised the works until it opened" states an
+    opening but gives 1790 to the drawing. Judged only in sentences that state the asked act somewhere."""
+    acts = _asked_acts(chain)
+    if not acts or chain.kind in VERDICT_KINDS:
+        return ""
+
+    def is_act(word: str) -> bool:
+        return any(states(act, {stem(word)}) for act in acts)
+
+    nearest = [verb for text in chain.stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
+    return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
 
 
 def _inner_relation(chain: Chain) -> str:
@@ -301,6 +338,23 @@ def _restated_subject(chain: Chain) -> str:
         said = {stem(word) for word in phrase}
         if said and said <= question_stems and stem(asked[-1]) not in said:
             return " ".join(phrase)
+    return ""
+
+
+def _only_a_place(chain: Chain, names: list[str]) -> str:
+    """A name the question asks about as such ("When was Wilmot Cross born?") that the cited sentences give only as
+    a place, after "in", "at", "near" ("Cecily Dunmore was born in Wilmot Cross in 1881"): they tell of something
+    that happened there, not of the name itself. A name the question too gives after a preposition ("Who built
+    the chapel at Wilmot Cross?") is asked about as a place."""
+    for name in names:
+        before = re.compile(rf"(\w+)\s+(?:the\s+)?{re.escape(name)}\b")
+        asked = [match.group(1).lower() for match in before.finditer(chain.question)]
+        if any(word in STOPWORDS - ARTICLES - BE_FORMS - DO_FORMS for word in asked):
+            continue
+        mentions = [match.group(1).lower() for text in chain.stating for match in before.finditer(text)]
+        opening = any(text.startswith(name) for text in chain.stating)
+        if mentions and not opening and all(word in PLACE_PREPOSITIONS for word in mentions):
+            return name
     return ""
 
 
@@ -370,11 +424,13 @@ def assess(chain: Chain) -> Commitment:
     verb_unstated = bool(verb) and not any(states(stem(verb), _said(text)) for text in chain.stating)
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)  # "when did X close?" is not answered by a sentence about its opening
-    subject = 1.0 if _on_subject(chain, names, labels) else OFF_SUBJECT
+    as_place = _only_a_place(chain, names)
+    subject = 1.0 if _on_subject(chain, names, labels) and not as_place else OFF_SUBJECT
     if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
         fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
+    doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
-               "subject": subject}
+               "subject": subject, "plain": HEDGED if doubted else 1.0}
     confidence = 1.0
     for value in factors.values():
         confidence *= value
@@ -389,11 +445,22 @@ def assess(chain: Chain) -> Commitment:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if verb_unstated:
         missing.append(f"the sentence stating '{chain.answer}' does not say '{verb}'")
-    if subject < 1.0 and not unread:
+    if doubted:
+        missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
+    if as_place:
+        missing.append(f"the cited sentences name '{as_place}' only as the place where something else happened")
+    elif subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _without_asides(sentence: str, answer: str) -> str:
+    """The sentence without the relative clauses that describe someone else (", who is said to have ..."): a doubt
+    there is not about the answer."""
+    return re.sub(r",\s+(?:who|which|whose|whom)\b[^,;]*(?=[,;]|$)",
+                  lambda aside: aside.group(0) if answer in aside.group(0) else "", sentence)
 
 
 def _asked_verb(chain: Chain) -> str:

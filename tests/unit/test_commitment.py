@@ -343,3 +343,38 @@ def test_a_kind_of_thing_no_source_mentions_is_not_answered():
     stating = "The Orlin Ski Club was set up in 1921 by Ilse Moravec."
     verdict = assess(chain("What is the name of the church in Orlin?", "Orlin Ski Club", "name", stating))
     assert verdict.confidence == 0.0 and any("'church'" in item for item in verdict.missing)
+
+
+def test_an_answer_that_goes_with_another_act_of_its_sentence_is_not_committed():
+    surveyed = "Orla Tey surveyed the Hesk Cut in 1822 and managed the works until it opened."
+    fit, why = type_fit(chain("When did the Hesk Cut open?", "1822", "date", surveyed))
+    assert fit < 0.5 and "surveyed" in why
+    opened = "The Hesk Cut opened in 1829, seven years after Orla Tey surveyed it."
+    assert type_fit(chain("When did the Hesk Cut open?", "1829", "date", opened))[0] == 1.0
+
+
+def test_a_sentence_that_doubts_its_own_answer_commits_nothing():
+    doubted = "Varnholt Mill was founded by Ilse Moravec, I think, though the deeds are lost."
+    verdict = assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", doubted))
+    assert verdict.confidence < 0.8 and "doubts" in verdict.explanation()
+    assert assess(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", FOUNDED)).confidence == 1.0
+
+
+def test_a_measure_needs_its_unit():
+    stated = "The Hesk Cut is 14 feet deep at the lock and 9 at the wharf."
+    assert type_fit(chain("How deep is the Hesk Cut?", "14 feet", "number", stated))[0] == 1.0
+    fit, why = type_fit(chain("How deep is the Hesk Cut?", "9", "number", stated))
+    assert fit < 0.5 and "unit" in why
+
+
+def test_a_doubt_in_an_aside_about_someone_else_leaves_the_answer_plain():
+    aside = "The chapel was built by Ilse Moravec, a widow, who is said to have carried the stones herself."
+    assert assess(chain("Who built the chapel?", "Ilse Moravec", "person", aside)).factors["plain"] == 1.0
+
+
+def test_a_name_the_cited_sentence_gives_only_as_a_place_is_not_what_it_tells_of():
+    stating = "Ilse Moravec was born in Varnholt in 1881."
+    verdict = assess(chain("When was Varnholt founded?", "1881", "date", stating))
+    assert verdict.factors["subject"] < 1.0 and "only as the place" in verdict.explanation()
+    asked_as_place = assess(chain("When was Ilse Moravec born in Varnholt?", "1881", "date", stating))
+    assert asked_as_place.factors["subject"] == 1.0

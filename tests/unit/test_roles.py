@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from satiate.engine.roles import denies, name_words, role_problem, roles, same_name
+from satiate.engine.roles import denies, name_words, nearest_verb, role_problem, roles, same_name
+from satiate.tools.text import stem
 
 
 @pytest.mark.parametrize(("sentence", "title", "agents"), [
@@ -60,3 +61,28 @@ def test_a_negation_between_a_name_and_the_verb_denies_it_of_that_name() -> None
     assert not denies(sentence, "Bo Reed", stems("designed"))
     assert not denies("Ada Wren designed the wheel and did not build it.", "Ada Wren", stems("designed"))
     assert denies("Ada Wren never married.", "Ada Wren", stems("married"))
+
+
+def _act(*forms: str):
+    wanted = {stem(form) for form in forms}
+    return lambda word: stem(word) in wanted
+
+
+@pytest.mark.parametrize(("sentence", "span", "act", "verb"), [
+    # a phrase goes with the verb before it in its clause
+    ("Orla Tey surveyed the line in 1822 and managed the works until it opened.", "1822", "open", "surveyed"),
+    ("Born in Hesk in 1790 and buried at St Anny's.", "St Anny", "born", "buried"),
+    ("Born in Hesk in 1790 and buried at St Anny's.", "Hesk", "born", "born"),
+    ("The mill was opened by Ivo Lant, a cooper, with a press he bought later.", "Ivo Lant", "bought", "opened"),
+    ("The mill, opened in 1850 by Ivo Lant, closed in 1900.", "Ivo Lant", "opened", "opened"),
+    # a phrase that opens its clause goes with the verb after it
+    ("In 1846 the firm sold out to a railway, which kept the quay open.", "1846", "open", "sold"),
+    ("After the flood, Ivo Lant built the new bridge.", "Ivo Lant", "built", "built"),
+])
+def test_a_phrase_goes_with_the_verb_beside_it_in_its_clause(sentence, span, act, verb):
+    assert nearest_verb(sentence, span, _act(act)) == verb
+
+
+def test_a_sentence_that_never_states_the_act_is_not_judged():
+    assert nearest_verb("Ivo Lant was a cooper from Hesk.", "Ivo Lant", _act("founded")) is None
+    assert nearest_verb("The mill opened in 1850.", "1851", _act("opened")) is None  # the span is not there
