@@ -115,7 +115,7 @@ def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: fl
     rank = next((i for i, (span, _) in enumerate(found.candidates, 1) if is_right(span, question)), 0)
     return {"qid": question.qid, "half": half_of(question.qid), "question": question.question,
             "answers": list(question.answers), "kind": found.kind, "candidate": candidate,
-            "confidence": confidence, "bold": bool(candidate) and confidence >= threshold,
+            "confidence": confidence, "bold": bool(found.short_answer) and confidence >= threshold,
             "right": is_right(candidate, question), "right_rank": rank, "candidates": found.candidates[:6],
             "evidence": [line.text for line in found.evidence], "reason": found.reason,
             "factors": factors, "missing": missing}

@@ -54,7 +54,9 @@ DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the 
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
-ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom) (?:do|does|did) .* (?P<verb>[a-z]+)\W*$")
+# (also "which club did X merge with?": a noun after the question word, a preposition after the verb)
+ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?: [a-z]+)? (?:do|does|did) .*? "
+                        r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")

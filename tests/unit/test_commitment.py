@@ -378,3 +378,12 @@ def test_a_name_the_cited_sentence_gives_only_as_a_place_is_not_what_it_tells_of
     assert verdict.factors["subject"] < 1.0 and "only as the place" in verdict.explanation()
     asked_as_place = assess(chain("When was Ilse Moravec born in Varnholt?", "1881", "date", stating))
     assert asked_as_place.factors["subject"] == 1.0
+
+
+def test_the_verb_of_a_which_noun_did_question_must_be_stated_too():
+    played = "Orren Rovers played Kesh Albion in the cup final of 1921."
+    read = (played, "Kesh Albion is a football club.")
+    verdict = assess(chain("Which club did Orren Rovers merge with?", "Kesh Albion", "name", played, read))
+    assert verdict.confidence < 0.8 and "merge" in verdict.explanation()
+    merged = "The club Orren Rovers merged with Kesh Albion in 1971."
+    assert assess(chain("Which club did Orren Rovers merge with?", "Kesh Albion", "name", merged)).confidence == 1.0
