@@ -14,6 +14,8 @@ clause structure:
 Limits: only the first clause's verb is found, so a second clause's subject counts as the first one's object; a
 possessive name ("Kesh's mayor") qualifies the subject rather than acting, so it is not given a role; a sentence
 whose verb is not found is not judged. The check cuts only on evidence of a swap, never for want of analysis.
+
+``nearest_verb`` reads the same way which act a time, a place or a name goes with: the verb before it in its clause.
 """
 
 from __future__ import annotations
@@ -195,7 +197,6 @@ def denies(sentence: str, name: str, relation: set[str]) -> bool:
         if token in NEGATIONS or token.endswith("n't"):
             return any(stem in relation for stem in stems(" ".join(tokens[index + 1:index + 1 + DENIAL_REACH])))
     return False
-
 
 
 # --- which act a phrase goes with ----------------------------------------------------------------------------------

@@ -51,6 +51,9 @@ ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
+# "who was the first woman to ...?": the noun that describes the one asked for, its last word
+ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
+                          r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
@@ -228,10 +231,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
-        titled = re.compile(rf"[*_\"“]{re.escape(answer)}[*_\"”]")  # "*Gull Rose*", "“Gull Rose”"
+        # "*Gull Rose*", "“Gull Rose”" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
+        titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]")
         if chain.kind == "person" and any(titled.search(text) for text in chain.read):
             return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
-        if chain.kind == "person" and chain.stating and all(_only_owner(answer, text) for text in chain.stating):
+        acted = bool(_asked_acts(chain))  # "who founded X?" asks an act; "who was X's mother?" a relation
+        if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
+                                                                      for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
         if chain.kind == "place" and _a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
@@ -422,6 +428,11 @@ def assess(chain: Chain) -> Commitment:
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
         share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks
+    described = ASKS_WHO_WAS.match(" ".join(words(chain.question)))
+    noun = described.group("phrase").split()[-1] if described and chain.kind == "person" else ""
+    if noun and stem(noun) in asked and not any(states(stem(noun), _said(text))
+                                                for text in chain.stating + chain.answer_pages):
+        share = min(share, NO_RELATION_SHARE)  # "the first woman to ...": the sources use the word, not of the answer
     verb = _asked_verb(chain)
     verb_unstated = bool(verb) and not any(states(stem(verb), _said(text)) for text in chain.stating)
     if verb_unstated:

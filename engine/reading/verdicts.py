@@ -26,8 +26,10 @@ from typing import Literal
 
 from satiate.engine.reading.leads import LineLike, ScoredLike
 from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.engine.roles import DENIAL_REACH, NEGATIONS, SUBJECT_PRONOUNS
 from satiate.tools.countries import countries_named, country_words, is_demonym
-from satiate.tools.text import AUXILIARIES, clean_title, content_terms, stem, stems, words
+from satiate.tools.lexicon import paraphrases
+from satiate.tools.text import AUXILIARIES, clean_title, content_terms, hedged, stem, stems, words
 
 Joiner = Literal["and", "or"]
 # A yes/no question whose auxiliary is a form of "do" or "have" opens its property with a verb ("contain gin"); a
@@ -35,6 +37,8 @@ Joiner = Literal["and", "or"]
 VERB_AUXILIARIES = frozenset("do does did have has had".split())
 PREPOSITIONS = frozenset("in at on from by near for to of with into within".split())
 NATIONALITY_NOUNS = frozenset("nationality nationalities country countries citizenship origin".split())
+CLAUSE = re.compile(r"[;:()—–]|,\s+(?:but|and|though|although|while|whereas)\b")  # where one statement ends
+POSSESSIVES = frozenset("his her its their".split())
 SIDE_WORDS = 6  # a side named as written has at most this many words ("Letters to Ada Pell")
 SIDE_LINES = 30  # how many of a side's sentences (its own page's first) are read for the property
 DESCRIBING_WORDS = 4  # what a lead says its subject is: the first words after "is a" / "was an"
@@ -155,8 +159,7 @@ def _same(question: str, sides: list[Side]) -> Verdict:
 def yes_no(question: str, pair: tuple[str, str] | None, ranked: Sequence[ScoredLike]) -> Verdict:
     """"Are A and B both P?" / "Were A and B of the same N?": what each side's own page says, compared."""
     if pair is None:
-        return Verdict(None, [s.line for s in ranked[:1] if s.score > 0],
-                       reason="a yes/no answer needs a statement the sources make directly; the best sentences follow")
+        return _stated_or_denied(question, ranked)
     sides = [read_side(name, ranked) for name in pair]
     if unread := _unread(sides):
         return unread
@@ -173,6 +176,75 @@ def yes_no(question: str, pair: tuple[str, str] | None, ranked: Sequence[ScoredL
     evidence = [(found or side.lead).line for found, side in zip(stating, sides)]
     score = min((found or side.lead).score for found, side in zip(stating, sides))
     return Verdict("yes" if all(stating) else "no", evidence, score=score)
+
+
+def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
+    """"Was A a member of B?" about one subject: a clause that states it ("A joined B as a member in 1901") says yes,
+    a clause that denies it ("he was never a member of B") says no; a clause that doubts it or reports a claim
+    ("a leaflet wrongly calls A a member") says neither. The clause must name the subject (itself, or its
+    sentence), the head word of each other name the question gives (B's "guild" for "the Guild of ..."), and every
+    other word of the question that the sources use; clauses that disagree settle nothing."""
+    names = [name for name in name_spans(question) if name.split()[0].lower() not in AUXILIARIES]
+    read_terms = set().union(*(s.line.terms for s in ranked)) if ranked else set()
+    asked = stems(question) - set().union(*(stems(name) for name in names)) if names else set()
+    asked &= read_terms  # a word no source uses is the asker's paraphrase
+    if not names or not asked:
+        return Verdict(None, [s.line for s in ranked[:1] if s.score > 0],
+                       reason="a yes/no answer needs a statement the sources make directly; the best sentences follow")
+    subject, others = stems(names[0]), [_head(name) for name in names[1:]]
+    # "Did A change its name?": the verb is the relation itself, so a clause must say it even when no source uses it
+    acted = re.match(rf"(?:did|does|do)\s+(?:the\s+)?{re.escape(names[0])}\s+([a-z]+)\b", question, re.I)
+    verb = stem(acted.group(1)) if acted else ""
+    said: dict[str, list[LineLike]] = {}
+    before = {(s.line.source["key"], s.line.position + 1): s.line for s in ranked}  # the sentence before each
+    for scored in ranked[:SIDE_LINES]:
+        line, previous = scored.line, before.get((scored.line.source["key"], scored.line.position))
+        own = subject <= line.terms | stems(line.source["title"])
+        if not own and not (previous and subject <= previous.terms):
+            continue  # the subject is named by the sentence, its page's title, or the sentence before ("She was ...")
+        for clause in CLAUSE.split(line.text):
+            terms = stems(clause)
+            if asked <= terms and all(head in terms for head in others) and _about(clause, names[0], asked) and \
+                    (not verb or verb in terms or paraphrases(verb) & terms) and not hedged(clause):
+                said.setdefault("no" if _negated(clause, asked | ({verb} - {""})) else "yes",
+                                [line] if own or previous is None else [line, previous])
+    if len(said) != 1:
+        reason = ("the sources both state and deny it" if said else
+                  "no sentence read states or denies it of its subject; the best sentences follow")
+        return Verdict(None, [lines[0] for lines in said.values()] or [s.line for s in ranked[:1]], reason=reason)
+    (answer, lines), = said.items()
+    return Verdict(answer, lines, score=next(s.score for s in ranked if s.line is lines[0]))
+
+
+def _head(name: str) -> str:
+    """The stem of a name's head noun: its last word, or the word before "of" ("Guild of Wendle Millwrights")."""
+    tokens = [token for token in words(name.split(" of ")[0]) if token not in ("the", "a", "an")]
+    return stem(tokens[-1]) if tokens else ""
+
+
+def _about(clause: str, subject: str, asked: set[str]) -> bool:
+    """The clause speaks of the subject: before the first word it asks, it names the subject or refers to it ("he",
+    "she", "it", "they") before a possessive makes it someone else's ("his brother was a member"; but "she was his
+    niece" is still about her)."""
+    tokens = words(clause)
+    first = next((i for i, token in enumerate(tokens) if stem(token) in asked), len(tokens))
+    named = stems(subject)
+    for at, token in enumerate(tokens[:first]):
+        if token in POSSESSIVES:
+            return False
+        if token in SUBJECT_PRONOUNS or named <= stems(" ".join(tokens[at:first])) and stem(token) in named:
+            return True
+    return False
+
+
+def _negated(clause: str, asked: set[str]) -> bool:
+    """A negation ("not", "never", "no", "n't") stands before the first word of the clause that the question asks,
+    within ``DENIAL_REACH`` words."""
+    tokens = words(clause)
+    first = next((i for i, token in enumerate(tokens) if stem(token) in asked), None)
+    if first is None:
+        return False
+    return any(token in NEGATIONS or token.endswith("n't") for token in tokens[max(0, first - DENIAL_REACH):first])
 
 
 # --- one of two ------------------------------------------------------------------------------------------------------

@@ -387,3 +387,26 @@ def test_the_verb_of_a_which_noun_did_question_must_be_stated_too():
     assert verdict.confidence < 0.8 and "merge" in verdict.explanation()
     merged = "The club Orren Rovers merged with Kesh Albion in 1971."
     assert assess(chain("Which club did Orren Rovers merge with?", "Kesh Albion", "name", merged)).confidence == 1.0
+
+
+def test_a_bold_lead_in_is_emphasis_and_no_title():
+    stating = "**Ilse Moravec** (1851–1920). Miller, founder of Varnholt Mill."
+    assert type_fit(chain("Who founded Varnholt Mill?", "Ilse Moravec", "person", stating))[0] == 1.0
+
+
+def test_an_owner_answers_a_question_that_asks_a_relation_not_an_act():
+    stating = "Tomas Moravec (1890–1950): Ilse's son; a miller like her."
+    assert type_fit(chain("Who was Tomas Moravec's mother?", "Ilse", "person", stating))[0] == 1.0
+
+
+def test_the_description_the_question_gives_its_answer_said_of_another_is_not_said_of_it():
+    led = "Ivo Lant led every pitch of the first ascent of the Kesh Tooth."
+    other = "Ada Wren was the first woman to lead the Kesh climbing club."
+    question = "Who was the first woman to climb the Kesh Tooth?"
+    verdict = assess(Chain(question=question, answer="Ivo Lant", kind="person", stating=(led,), hops=(other,),
+                           read=(led, other)))
+    assert verdict.confidence < 0.8
+    said = "Ivo Lant's sister Ada was the first woman to climb the Kesh Tooth, in 1891."
+    plain = assess(Chain(question=question, answer="Ada", kind="person", stating=(said,), hops=(other,),
+                         read=(said, other)))
+    assert plain.factors["coverage"] > verdict.factors["coverage"]

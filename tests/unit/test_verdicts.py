@@ -115,3 +115,49 @@ def test_where_two_things_are_is_what_both_their_pages_name() -> None:
     assert {line.source["title"] for line in found.evidence} == {"Tarrow Mill", "Gull Rock Lighthouse"}
     apart = ("Gull Rock Lighthouse", "Gull Rock Lighthouse is a lighthouse near Oskar Point, on the Isle of Skerry.")
     assert find_answer(question, sources_of(mill, apart)).short_answer != "Isle of Marrow"
+
+
+KESH_PAGE = ("Ivo Lant", "Ivo Lant was a cooper from Kesh. He worked for the Orren Guild of Coopers for years, but "
+                         "he was never a member of the guild.")
+
+
+def test_one_subject_is_answered_no_by_a_clause_that_denies_it() -> None:
+    found = find_answer("Was Ivo Lant a member of the Orren Guild of Coopers?", sources_of(KESH_PAGE))
+    assert found.short_answer == "no"
+    assert "never a member" in found.evidence[0].text
+
+
+def test_one_subject_is_answered_yes_by_a_clause_that_states_it() -> None:
+    page = ("Ivo Lant", "Ivo Lant was a cooper from Kesh. In 1901 he became a member of the Orren Guild of Coopers.")
+    assert find_answer("Was Ivo Lant a member of the Orren Guild of Coopers?", sources_of(page)).short_answer == "yes"
+
+
+def test_one_subject_stated_and_denied_or_never_said_is_not_answered() -> None:
+    both = ("Guild roll", "Ivo Lant became a member of the Orren Guild of Coopers in 1901.")
+    found = find_answer("Was Ivo Lant a member of the Orren Guild of Coopers?", sources_of(KESH_PAGE, both))
+    assert found.short_answer is None and "both state and deny" in found.reason
+    other = ("Ivo Lant", "Ivo Lant was a cooper from Kesh. His brother was a member of the Orren Guild of Coopers, "
+                         "and Ivo made their barrels.")
+    found = find_answer("Was Ivo Lant a member of the Orren Guild of Coopers?", sources_of(other))
+    assert found.short_answer is None  # the clause is about his brother
+
+
+def test_a_clause_that_calls_a_claim_wrong_is_no_evidence_for_it() -> None:
+    pages = (("Museum", "An old leaflet wrongly calls Ada Lant the daughter of Ivo Lant."),
+             ("Ada Lant", "Ada Lant ran the museum from 1950. She was Ivo Lant's niece, not his daughter."))
+    found = find_answer("Was Ada Lant the daughter of Ivo Lant?", sources_of(*pages))
+    assert found.short_answer == "no" and "niece" in found.evidence[0].text
+
+
+def test_a_pronoun_refers_to_the_subject_the_sentence_before_names() -> None:
+    page = ("Club presidents", "Ada Lant was the first woman to lead the club. She was Ivo Lant's niece, not his "
+                               "daughter.")
+    found = find_answer("Was Ada Lant the daughter of Ivo Lant?", sources_of(page))
+    assert found.short_answer == "no"
+    assert [line.text.split()[0] for line in found.evidence] == ["She", "Ada"]  # the sentence naming her is cited
+
+
+def test_the_verb_a_did_question_asks_must_be_said_by_the_clause() -> None:
+    page = ("Kesh Rovers", "Kesh Rovers never merged with anyone; they kept their name through the 1971 merger.")
+    found = find_answer("Did Kesh Rovers change their name in the 1971 merger?", sources_of(page))
+    assert found.short_answer is None
