@@ -15,6 +15,10 @@ paraphrase and not required. "The same N" compares what the two leads say: their
 describing words otherwise. "More / older / larger" compares a number or a year each side's page states; with none
 for a side the verdict is withheld, not guessed from word overlap. And a question that asks one thing of two
 subjects ("Where are A and B located?") is answered by a span both own pages name, not by one side's alias.
+
+A yes/no question about one subject ("Was A a member of B?") is answered by a clause about that subject that states
+it (yes) or denies it (no); a clause that doubts it or calls it wrong is no evidence, and clauses that disagree leave
+it open.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from satiate.engine.reading.names import LEADING_NOISE, name_spans
 from satiate.engine.roles import DENIAL_REACH, NEGATIONS, SUBJECT_PRONOUNS
 from satiate.tools.countries import countries_named, country_words, is_demonym
 from satiate.tools.lexicon import paraphrases
-from satiate.tools.text import AUXILIARIES, clean_title, content_terms, hedged, stem, stems, words
+from satiate.tools.text import ARTICLES, AUXILIARIES, clean_title, content_terms, hedged, stem, stems, words
 
 Joiner = Literal["and", "or"]
 # A yes/no question whose auxiliary is a form of "do" or "have" opens its property with a verb ("contain gin"); a
@@ -181,9 +185,10 @@ def yes_no(question: str, pair: tuple[str, str] | None, ranked: Sequence[ScoredL
 def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
     """"Was A a member of B?" about one subject: a clause that states it ("A joined B as a member in 1901") says yes,
     a clause that denies it ("he was never a member of B") says no; a clause that doubts it or reports a claim
-    ("a leaflet wrongly calls A a member") says neither. The clause must name the subject (itself, or its
-    sentence), the head word of each other name the question gives (B's "guild" for "the Guild of ..."), and every
-    other word of the question that the sources use; clauses that disagree settle nothing."""
+    ("a leaflet wrongly calls A a member") says neither. The clause must refer to the subject (``_about``; a
+    pronoun counts after the sentence that names it), name the head word of each other name the question gives (B's
+    "guild" for "the Guild of ..."), say every other word of the question that the sources use, and say the verb of
+    "did A change ...?" in any case; clauses that disagree settle nothing."""
     names = [name for name in name_spans(question) if name.split()[0].lower() not in AUXILIARIES]
     read_terms = set().union(*(s.line.terms for s in ranked)) if ranked else set()
     asked = stems(question) - set().union(*(stems(name) for name in names)) if names else set()
@@ -218,7 +223,7 @@ def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
 
 def _head(name: str) -> str:
     """The stem of a name's head noun: its last word, or the word before "of" ("Guild of Wendle Millwrights")."""
-    tokens = [token for token in words(name.split(" of ")[0]) if token not in ("the", "a", "an")]
+    tokens = [token for token in words(name.split(" of ")[0]) if token not in ARTICLES]
     return stem(tokens[-1]) if tokens else ""
 
 
