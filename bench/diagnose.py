@@ -27,7 +27,8 @@ from bench.metrics import is_right
 from bench.multihop import DEFAULT_OUT
 from bench.scoring import answer_found, document_id, normalize_answer
 from satiate.engine.answer import find_answer, with_subject
-from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
 from satiate.state.settings import setting_default
 
 YES_NO = {"yes", "no"}

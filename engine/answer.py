@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.commitment import BEHAVIOUR, is_alias, mentioned, question_names
+from satiate.engine.reading.chain import mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
+from satiate.engine.reading.fit import BEHAVIOUR, is_alias
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_period, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party

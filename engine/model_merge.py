@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
 from satiate.tools.text import stems

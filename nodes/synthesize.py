@@ -14,7 +14,8 @@ from satiate.engine.answer import read_for, with_subject
 from satiate.engine.grounding import gate_claims
 from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
-from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.coverage import not_covered
 from satiate.engine.reading.leads import ScoredLike, entry_name, named_summary
 from satiate.nodes.common import (

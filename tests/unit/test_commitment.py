@@ -3,7 +3,9 @@ and leaves it whole when the chain is clean."""
 
 from __future__ import annotations
 
-from satiate.engine.reading.commitment import Chain, assess, is_alias, question_names, type_fit
+from satiate.engine.reading.chain import Chain, question_names
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import is_alias, type_fit
 from satiate.nodes.synthesize import committed
 
 FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."

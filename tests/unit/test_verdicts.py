@@ -4,7 +4,8 @@ a value to compare, and a confidence that falls when a side's sentence is not fr
 from __future__ import annotations
 
 from satiate.engine.answer import find_answer
-from satiate.engine.reading.commitment import Chain, assess
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.verdicts import compared_pair, verdict_fit
 from satiate.tools.countries import countries_named
 

@@ -1,0 +1,140 @@
+"""What a short answer rests on, and how a text states a question's words.
+
+The commitment (``reading.commitment``) and the type rules (``reading.fit``) read the same chain: the sentences that
+state the answer, the hops before it, the pages cited and every source read. Both ask the same questions of its
+texts: which stems a text says (a possessive dropped, two-word verbs kept), whether it states a question's word
+(itself, the verb of an agent noun, or a verb of the same usual sense), and whether it mentions a name with its words
+together. Those readings, the question's names and verb, and the collection's label live here, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.tools.lexicon import paraphrases, phrase_stems
+from satiate.tools.text import STOPWORDS, content_terms, stem, words
+
+VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
+# "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
+# (also "which club did X merge with?": a noun after the question word, a preposition after the verb)
+ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?: [a-z]+)? (?:do|does|did) .*? "
+                        r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
+LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
+LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
+NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
+STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What a short answer rests on: the sentences that state it, the hops before it, the pages cited, and the texts
+    of every source read (titles included)."""
+
+    question: str
+    answer: str
+    kind: str
+    stating: tuple[str, ...]
+    hops: tuple[str, ...] = ()
+    answer_pages: tuple[str, ...] = ()  # titles of the pages the stating sentences come from
+    hop_pages: tuple[str, ...] = ()
+    read: tuple[str, ...] = ()
+    read_titles: tuple[str, ...] = ()  # the titles of the sources read: where a collection's label shows
+
+
+def question_names(question: str) -> list[str]:
+    """The names the question gives, one by one ("A and B" are two names, "Tarrow's" is "Tarrow")."""
+    found = []
+    for span in name_spans(question):
+        for part in re.split(r"\s+(?:and|or)\s+", span):
+            tokens = re.sub(r"['’]s$", "", part).split()
+            while tokens and tokens[0].lower() in LEADING_NOISE:
+                tokens = tokens[1:]
+            if tokens:
+                found.append(" ".join(tokens))
+    return list(dict.fromkeys(found))
+
+
+def stems_of(text: str) -> set[str]:
+    """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
+    return set(_stem_set(text))
+
+
+@functools.lru_cache(maxsize=STEMMED_TEXTS)
+def _stem_set(text: str) -> frozenset[str]:
+    return frozenset(_sequence(text))
+
+
+def said_in(text: str) -> set[str]:
+    """What a text says, for ``states``: its stems and the stems of its two-word phrases ("set up", "passed away")."""
+    return stems_of(text) | phrase_stems(text)
+
+
+def states(term: str, said: set[str]) -> bool:
+    """Whether stems ``said`` state a question's stem: itself, the verb of an agent noun ("singer" is stated by
+    "sung", "writer" by "written", "director" by "directed"), or a verb that shares its usual sense ("founded" is
+    stated by "established", "married" by "wed": ``tools.lexicon``)."""
+    forms = {term}
+    if len(term) > 4 and term.endswith(("er", "or")):
+        forms |= {stem(term[:-2]), stem(term[:-2] + "e")}
+    return any(form in said or paraphrases(form) & said for form in forms)
+
+
+def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
+    """Whether one text holds every content word of the name together: in order, at most ``NAME_GAP`` words apart
+    ("Harriet Pell opened a school for mill children" does not mention "Pell Mill"). A name with the noun it
+    qualifies ("the Tarrow library") is read about when one text has both, ``together`` or not."""
+    wanted = stems_of(name) or {stem(w) for w in words(name)}
+    return any(wanted <= stems_of(text) and (not together or _together(_sequence(name), _sequence(text)))
+               for text in texts)
+
+
+def _sequence(text: str) -> list[str]:
+    """The stems of the text's content words in order, a possessive "'s" dropped."""
+    return [stem(re.sub(r"['’]s$", "", term)) for term in content_terms(text)]
+
+
+def _together(name: list[str], text: list[str]) -> bool:
+    """The name's words occur in the text in order, each within ``NAME_GAP`` words of the one before."""
+    if len(name) < 2:
+        return True
+    for start, word in enumerate(text):
+        if word != name[0]:
+            continue
+        at, found = start, True
+        for part in name[1:]:
+            following = [i for i in range(at + 1, min(len(text), at + NAME_GAP + 2)) if text[i] == part]
+            if not following:
+                found = False
+                break
+            at = following[0]
+        if found:
+            return True
+    return False
+
+
+def asked_verb(chain: Chain) -> str:
+    """The verb a "when/where/what did X <verb>?" question asks about, its last word ("when did the mill close?"):
+    the sentence that states the answer must state it. Not for a verdict, nor when the question ends in a name."""
+    asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
+    if asked is None or asked.group("verb") in STOPWORDS or chain.kind in VERDICT_KINDS:
+        return ""
+    return asked.group("verb")
+
+
+def is_collection_label(chain: Chain) -> bool:
+    """The answer is the collection's own label, or a version of it ("Python 2" where every page is Python's)."""
+    worded = [word for word in words(chain.answer) if not any(ch.isdigit() for ch in word)]
+    return bool(worded) and bool(collection_labels(chain, [" ".join(worded)]))
+
+
+def collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:
+    """The question's names that nearly every source read carries: the collection's own label ("Python" on every page
+    of Python's documentation). A page title holding one says nothing about the question."""
+    carriers = chain.read_titles or chain.read  # a place most notes of a folder mention is no label: its titles tell
+    if len(carriers) < LABEL_MIN_SOURCES:
+        return frozenset()
+    return frozenset(name for name in names if sum(mentioned(name, [text]) for text in carriers) >= LABEL_SHARE * len(
+        carriers))

@@ -1,0 +1,236 @@
+"""Whether a short answer is the kind of thing the question asks for: the commitment's type factor.
+
+An explanation question ("why", "how does", "what does X return") has no name for an answer; a word the sources also
+write in lower case, or a function word, is no proper name; a "who" answer the sources name as a place, a title, an
+owner or a thing is no person; a "where" answer given life dates is no place; a time, a count or a measure must look
+like one; and an answer that goes with another act of its sentence, or that is the question's own subject restated,
+does not answer what is asked. Each rule returns its reason in plain words, for the report's lead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from satiate.engine.reading.chain import (
+    VERDICT_KINDS,
+    Chain,
+    asked_verb,
+    is_collection_label,
+    question_names,
+    states,
+    stems_of,
+)
+from satiate.engine.reading.kinds import (
+    PLACE_NOUNS,
+    asked_phrase,
+    asks_for_a_period,
+    classified_as,
+    phrase_tokens,
+    said_to_be,
+)
+from satiate.engine.reading.names import written_in_lower_case
+from satiate.engine.reading.verdicts import verdict_fit
+from satiate.engine.roles import name_words, nearest_verb, roles, same_name
+from satiate.tools.text import ARTICLES, STOPWORDS, stem, verb_shaped, words
+
+# "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
+# the answer is a behaviour, not a name.
+BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yields|do|does|mean|means|raise|raises)"
+                       r"(?:$|\s+(?:in|when|if|with|for|on|inside|after|before|while|during|once|given)\b)")
+# "why ...", "how does ...": the answer is an explanation, not a name.
+EXPLANATION = re.compile(
+    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
+)
+NAMED_KINDS = frozenset({"person", "place", "name"})
+ASKS_FOR_A_TIME = re.compile(
+    r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
+ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
+ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
+RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
+# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
+NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
+ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
+# what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
+LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
+PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
+PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
+PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
+NOT_A_NAME = 0.0  # a function word or a common word offered as a name
+WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
+
+
+def type_fit(chain: Chain) -> tuple[float, str]:
+    """How well the span is the kind of thing the question asks for, and why not when it is not."""
+    question = " ".join(words(chain.question))
+    if chain.kind in VERDICT_KINDS:  # a verdict fits when each side's sentence is from its own page
+        return verdict_fit(chain.question, chain.kind, chain.answer_pages)
+    if EXPLANATION.match(question) or BEHAVIOUR.match(question):
+        return NOT_A_NAME, "the question asks for an explanation, not a name"
+    answer = chain.answer.strip()
+    tokens = words(answer)
+    if not tokens:
+        return NOT_A_NAME, "the answer is empty"
+    if chain.kind == "date" and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is not a time"
+    if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
+    if ASKS_FOR_A_MEASURE.search(question) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
+        return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
+    if asks_for_a_period(question) and len(re.findall(r"\d+", answer)) < 2:
+        return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
+    if chain.kind in NAMED_KINDS:
+        if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
+            tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
+        if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
+            return NOT_A_NAME, f"'{answer}' is a common word, not a name"
+        if chain.kind == "person" and re.search(r"\d", answer):
+            return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
+        if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
+                                       classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
+            return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
+        # "*Gull Rose*", "“Gull Rose”" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
+        titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]")
+        if chain.kind == "person" and any(titled.search(text) for text in chain.read):
+            return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
+        acted = bool(_asked_acts(chain))  # "who founded X?" asks an act; "who was X's mother?" a relation
+        if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
+                                                                      for text in chain.stating):
+            return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
+        if chain.kind == "place" and _a_person(answer, chain.read):
+            return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
+        if chain.kind == "person" and len(tokens) >= 2 and tokens[-1] in PLACE_NOUNS:
+            return WRONG_KIND, f"'{answer}' is named as a place ('{tokens[-1]}'), and the question asks who"
+        if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
+            return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
+        if act := _not_the_actor(chain):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
+        if inner := _inner_relation(chain):
+            return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
+                                "one the question asks for")
+        if is_collection_label(chain):
+            return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
+        if restated := _restated_subject(chain):
+            return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
+        if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
+            return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
+    if other := _other_act(chain):
+        return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
+    return 1.0, ""
+
+
+def _not_the_actor(chain: Chain) -> str:
+    """The act a "who <did> X?" question asks about ("who founded X?"), when the cited sentence states that act and
+    puts neither the answer nor a name of the question on its agent side (``engine.roles``): "Ada Pell founded
+    Harbor Works near Tarrow" says what Ada Pell founded, so "Harbor Works" does not answer "who founded Tarrow?"."""
+    asked = ASKS_WHO_DID.match(" ".join(words(chain.question)))
+    if asked is None or not verb_shaped(asked.group("act")):
+        return ""
+    act = stem(asked.group("act"))
+    titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
+    # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
+    own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
+    for text, title in zip(chain.stating, titles):
+        if act not in stems_of(text):
+            continue
+        acting = [name_words(agent) for agent in roles(text, title).agents]
+        if acting and not any(same_name(name, agent) for name in own for agent in acting):
+            return asked.group("act")
+    return ""
+
+
+def _asked_acts(chain: Chain) -> frozenset[str]:
+    """The stems of the act the question asks of its answer: "who founded X?", "when did X open?", "where was X
+    born?" (a past form that ends the question). An act in a clause that describes the question's subject ("when
+    the area where X is located became a state") is not asked of the answer, so it is not counted."""
+    question = " ".join(words(chain.question))
+    acts = set()
+    if (who := ASKS_WHO_DID.match(question)) and verb_shaped(who.group("act")):
+        acts.add(stem(who.group("act")))
+    if verb := asked_verb(chain):
+        acts.add(stem(verb))
+    last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", chain.question)
+    if last and verb_shaped(last[0]):
+        acts.add(stem(last[0]))
+    return frozenset(acts - STOPWORDS)
+
+
+def _other_act(chain: Chain) -> str:
+    """The verb the answer goes with in the cited sentences, when that is another act than the one asked about
+    (``engine.roles.nearest_verb``): "drew up the route in 1790 and supervised the works until it opened" states an
+    opening but gives 1790 to the drawing. Judged only in sentences that state the asked act somewhere."""
+    acts = _asked_acts(chain)
+    if not acts or chain.kind in VERDICT_KINDS:
+        return ""
+
+    def is_act(word: str) -> bool:
+        return any(states(act, {stem(word)}) for act in acts)
+
+    nearest = [verb for text in chain.stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
+    return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
+
+
+def _inner_relation(chain: Chain) -> str:
+    """The inner relation of a nested question ("the spouse of the director of X"), when the cited sentence puts the
+    answer next to it ("directed by Y") and states no outer one: Y is the director, one hop short of the spouse."""
+    nested = NESTED_RELATION.search(" ".join(words(chain.question)))
+    if nested is None:
+        return ""
+    outer, inner = stem(nested.group("outer")), stem(nested.group("inner"))
+    first_word = words(chain.answer)[:1]
+    for text in chain.stating:
+        if states(outer, stems_of(text)):
+            continue
+        tokens = words(text)
+        answer_at = [i for i, token in enumerate(tokens) if [token] == first_word]
+        inner_at = [i for i, token in enumerate(tokens) if states(inner, {stem(token)})]
+        if any(abs(a - b) <= RELATION_REACH for a in answer_at for b in inner_at):
+            return nested.group("inner")
+    return ""
+
+
+def _restated_subject(chain: Chain) -> str:
+    """The question's own description of a thing, when the cited sentence says the answer is that thing ("What
+    kind of charter did a retired harbour pilot draft?" answered by "Ada Pell", who "is a retired harbour pilot"):
+    the answer is then what the question speaks of, not what it asks for (a "kind of charter"). Only a question that
+    names what it asks for ("what/which <noun>") is read so, and only when the sources call the answer by some
+    other noun: "who was the first mayor of X" is rightly answered by someone who "was the first mayor of X"."""
+    asked = asked_phrase(chain.question)
+    if not asked:
+        return ""
+    question_stems = {stem(token.strip(",;:?!\"“”")) for token in phrase_tokens(chain.question)}
+    for text in chain.stating + chain.read:  # the cited sentence, or the sources read, say what the answer is
+        phrase = said_to_be(chain.answer, text)
+        said = {stem(word) for word in phrase}
+        if said and said <= question_stems and stem(asked[-1]) not in said:
+            return " ".join(phrase)
+    return ""
+
+
+def _only_owner(name: str, sentence: str) -> bool:
+    """The sentence names ``name`` only as a possessive ("Ada Pell's early plays"): what Ada Pell has, not what she
+    did."""
+    mentions = re.findall(rf"\b{re.escape(name)}(['’]s\b)?", sentence)
+    return bool(mentions) and all(mentions)
+
+
+def _a_person(name: str, read: tuple[str, ...]) -> bool:
+    """The name's own page (a source read titled by it) speaks of its subject as "she" or "he", or a source gives
+    the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"): a
+    person."""
+    own = [text for text in read if text.startswith(f"{name}. ") or text.startswith(f"{name} (")]
+    dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
+    return any(PERSONAL_SUBJECT.search(text) for text in own) or any(dated.search(text) for text in read)
+
+
+def is_alias(name: str, sentence: str) -> bool:
+    """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule"): it
+    names the thing the sentence is about, so it answers "what is it called", not "who built it"."""
+    return bool(re.search(rf"\b(?:known(?: \w+)? as|called|named|nicknamed|dubbed)\s+[\"“']?{re.escape(name)}",
+                          sentence))
+
+
+def _place_share(name: str, texts: tuple[str, ...]) -> float:
+    """The share of the name's mentions in the read text that follow a place preposition ("in", "at", "near")."""
+    pattern = re.compile(rf"(\w+)\s+(?:the\s+|of\s+)?{re.escape(name)}\b")
+    before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
+    return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0
