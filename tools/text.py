@@ -331,11 +331,14 @@ _FIELD = re.compile(r"^[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s+(?=.*(?:\b[A-Z]|\d
 def is_field(sentence: str) -> bool:
     """A labelled field of a note or a fact sheet ("Builder: Ada Pell."): a statement about the page's subject
     however short, not a fragment."""
-    return bool(_FIELD.match(sentence)) and len(sentence.split()) >= 3
+    count = len(sentence.split())  # "Locks: 17" holds a value; "Kesh: Orren" may be a fragment of a list
+    return bool(_FIELD.match(sentence)) and (count >= 3 or count == 2 and any(ch.isdigit() for ch in sentence))
 
 
 def claimable(sentence: str, max_chars: int = 600) -> bool:
     """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
+    if is_field(sentence) and len(sentence) <= max_chars and "```" not in sentence:
+        return instruction_like(sentence) is None  # a labelled field states its value however short ("Opened: 1868")
     if not 20 <= len(sentence) <= max_chars:
         return False
     if sentence.startswith(("|", "#", ">", "```", "..", "[", "=", "-", "*", "+")) or "```" in sentence \
@@ -350,7 +353,7 @@ def claimable(sentence: str, max_chars: int = 600) -> bool:
         return False  # a flattened attribute table (the names inside a signature's parentheses do not count)
     # a sentence that addresses the reader or a model as an instruction is never evidence of anything; a short one is
     # a fragment, unless it is a documented entry whose name is the subject of its summary
-    long_enough = len(sentence.split()) >= 5 or _entry_summary_words(sentence) >= SUMMARY_WORDS or is_field(sentence)
+    long_enough = len(sentence.split()) >= 5 or _entry_summary_words(sentence) >= SUMMARY_WORDS
     return long_enough and instruction_like(sentence) is None
 
 

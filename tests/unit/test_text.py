@@ -40,7 +40,8 @@ def test_numbered_items_and_bold_lead_ins_are_sentences_of_their_own_without_the
 
 def test_a_labelled_field_is_a_statement_however_short():
     assert is_field("Builder: Vera Lindqvist.") and claimable("Builder: Vera Lindqvist.")
-    assert is_field("Opened: 3 May 1868")
+    assert is_field("Opened: 3 May 1868") and claimable("Opened: 3 May 1868")
+    assert claimable("Locks: 17")  # short, and mostly digits, but a label with its value
     assert not is_field("Note: see below")  # no name or number in the value: a label, not a fact
     assert not claimable("Kesh: Orren")  # two words: a fragment
 
