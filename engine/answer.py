@@ -48,6 +48,7 @@ from satiate.tools.text import (
     stem,
     stems,
     unique,
+    verb_shaped,
     words,
 )
 
@@ -87,6 +88,7 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
+PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -125,6 +127,7 @@ class Line:
     text: str
     terms: frozenset[str]
     position: int
+    referred: frozenset[str] = frozenset()  # the page subject's stems, when the sentence refers to it unnamed
 
 
 @dataclass
@@ -220,6 +223,28 @@ def readable_lines(sources: list[SourceRecord]) -> list[Line]:
     return pool
 
 
+def with_page_subject(line: Line, common: frozenset[str]) -> Line:
+    """A sentence that refers to its page's subject without naming it speaks of it: the name the page's title gives
+    counts as said by the sentence (``Line.referred``; the words it writes, and their rarity, stay its own). It
+    refers by a pronoun ("She wed Ada Pell." on Nora Vane's page), by the subject's own head noun ("The mill was
+    built in 1790." on Tarrow Mill's page), by opening on a past form with no subject at all ("Acquired by Pell &
+    Sons in 1961."), or as a labelled field ("Opened: 1868"). "He" and "she" stand for a person, so not for a title
+    that ends in a word the sources write in lower case (a medal, a mill): there they point back to someone the page
+    named before."""
+    names = name_spans(clean_title(line.source["title"]), common)
+    if not names:
+        return line
+    subject = names[0]
+    first, second = (line.text.split()[:2] + ["", ""])[:2]
+    opener, head = first.lower().strip(","), subject.split()[-1].lower()
+    if opener in PERSONAL_PRONOUNS and head in common:
+        return line
+    refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
+    if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
+        return line
+    return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
+
+
 @dataclass
 class Scored:
     line: Line
@@ -261,7 +286,7 @@ class Relevance:
     def stated(self, line: Line) -> frozenset[str]:
         """The question's terms the sentence states, itself or by a verb of the same usual sense ("established" for
         "founded": ``tools.lexicon``)."""
-        own = line.terms & self.question_terms
+        own = (line.terms | line.referred) & self.question_terms
         if not self.paraphrased:
             return own
         if id(line) not in self.in_other_words:
@@ -450,7 +475,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
     if head and head in span.lower().split():
         return 1.3
     if expected.kind == "person":
-        parts = span.split()
+        parts = [part for part in span.split() if part != "&"]  # "Pell & Sons": a firm's name, each word capitalised
         quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
@@ -498,6 +523,7 @@ def forget_readings() -> None:
 def _reading(question: str, sources: tuple[_Keyed, ...]) -> Reading:
     pool = readable_lines([keyed.source for keyed in sources])
     common = common_words(pool)
+    pool = [with_page_subject(line, common) for line in pool]
     return Reading(pool, common, score_lines(question, pool, common))
 
 
@@ -582,7 +608,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         if onward:
             bridged[scored.bridge.lower()] = max(bridged[scored.bridge.lower()], scored.score)
     for key in votes:
-        if bridged.get(key, 0.0) >= best_value[key]:
+        if bridged.get(key, 0.0) >= HOP_DISCOUNT * best_value[key]:  # the onward hop costs its discount
             votes[key] *= 0.5
     if not votes:
         return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences "

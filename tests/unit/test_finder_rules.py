@@ -3,7 +3,7 @@ the finder prefers."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import find_answer
+from satiate.engine.answer import _type_fit, expected_answer, find_answer
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
 
@@ -124,3 +124,54 @@ def test_a_measure_is_no_count_of_what_the_question_counts() -> None:
                      "died in it, most of them road menders.")]
     found = find_answer("How many people died in the Orlin avalanche?", sources)
     assert found.short_answer is not None and found.short_answer.lower() == "twelve"
+
+
+def test_a_sentence_that_refers_to_its_pages_subject_by_a_pronoun_speaks_of_it() -> None:
+    # the other pages name her beside someone else; her own page says whom she married, as "she"
+    sources = [_page(1, "Nell Arden", "Born 1901 in Kesh; came to Tarrow in 1920 to keep books at the docks. She wed "
+                     "Tom Bray, a boatbuilder, in 1925, but kept her own name for business. She retired in 1966."),
+               _page(2, "Arden & Coyle", "Small boatyard in Tarrow, set up in 1932 by Sam Coyle and Nell Arden. Nell "
+                     "Arden retired in 1966; Sam Coyle stayed on as a consultant."),
+               _page(3, "Gull Cup", "Awarded by the Tarrow guild for boat design since 1950. Nell Arden and Sam "
+                     "Coyle were both members of the guild, but neither won the cup. Winners included Ida Lusk in 1961 "
+                     "and Per Holm in 1964. The cup itself was made in Kesh. It is kept at the guild hall."),
+               _page(4, "Tarrow harbour", "The harbour was dredged in 1911. A new quay opened in 1923 for the coal "
+                     "boats. The lifeboat station moved to the east pier in 1931. Fishing declined after 1950, and "
+                     "the last trawler left in 1972.")]
+    assert find_answer("Who was Nell Arden married to?", sources).short_answer == "Tom Bray"
+
+
+def test_she_or_he_on_the_page_of_a_thing_points_back_to_a_person_not_to_the_thing() -> None:
+    sources = [_page(1, "The Orlin Medal", "Awarded by the Tarrow Society for design, and named after Ivo Marr, its "
+                     "first president. It has been given since 1950. Ada Pell won the medal in 1967. Her co-designer, "
+                     "Bo Reed, was left out of the citation, which caused bad feeling.")]
+    found = find_answer("Who is the Orlin Medal named after?", sources)
+    assert found.short_answer == "Ivo Marr"
+
+
+def test_the_pages_own_head_noun_refers_to_its_subject_as_a_pronoun_does() -> None:
+    # "It issued ..." and "The club was established ..." both speak of the page's club
+    sources = [_page(1, "Tarrow Rowing Club — founding", "The club was established on 2 May 1879 in the back room of "
+                     "the Swan inn. It issued its first racing licences in 1880, eleven of them. Its aims were to "
+                     "train crews and mark the course. The club started with 23 members."),
+               _page(2, "Tarrow harbour", "The harbour was dredged in 1911. A new quay opened in 1923 for the coal "
+                     "boats. The lifeboat station moved to the east pier in 1931.")]
+    assert find_answer("When was the Tarrow Rowing Club founded?", sources).short_answer == "2 May 1879"
+
+
+def test_a_short_labelled_field_is_read_as_a_statement() -> None:
+    sources = [_page(1, "Hesk Canal – overview", "- Length: 23 miles\n- Locks: 17\n- Opened: 3 May 1798\n\n"
+                     "The canal carried coal and lime."),
+               _page(2, "Engineers", "Orla Tey drew up the route of the Hesk Canal in 1790 and supervised the works "
+                     "until it opened.")]
+    assert find_answer("When did the Hesk Canal open?", sources).short_answer == "3 May 1798"
+    assert find_answer("How many locks does the Hesk Canal have?", sources).short_answer == "17"
+
+
+def test_a_firms_name_joined_by_an_ampersand_is_as_much_a_who_answer_as_a_persons() -> None:
+    expected = expected_answer("Who built the Tarrow Stand?")
+    built = "Built by: Kell & Sons, a local building firm"
+    assert _type_fit("Kell & Sons", expected, built) == _type_fit("Ivo Marr", expected, "Drawn up by: Ivo Marr")
+    sources = [_page(1, "The Tarrow Stand", "- Opened: August 1974\n- Seats: about 600\n- Drawn up by: architect Ivo "
+                     "Marr\n- " + built + "\n- Cost: £38,000")]
+    assert find_answer("Who built the Tarrow Stand?", sources).short_answer == "Kell & Sons"
