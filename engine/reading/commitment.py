@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from satiate.engine.reading.chain import (
     VERDICT_KINDS,
     Chain,
-    asked_verb,
     collection_labels,
     mentioned,
     question_names,
@@ -32,7 +31,7 @@ from satiate.engine.reading.chain import (
     states,
     stems_of,
 )
-from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, type_fit
+from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, asked_acts, type_fit
 from satiate.engine.reading.kinds import asked_phrase
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import denies
@@ -120,10 +119,12 @@ def assess(chain: Chain) -> Commitment:
     if noun and stem(noun) in asked and not any(states(stem(noun), said_in(text))
                                                 for text in chain.stating + chain.answer_pages):
         share = min(share, NO_RELATION_SHARE)  # "the first woman to ...": the sources use the word, not of the answer
-    verb = asked_verb(chain)
-    verb_unstated = bool(verb) and not any(states(stem(verb), said_in(text)) for text in chain.stating)
+    # A time, place or name goes with the act it is asked of ("when did X close?" is not answered by a sentence about
+    # its opening); a person may be tied to the act in other words ("a play by Y" for "who wrote it?").
+    acts = asked_acts(chain) if chain.kind != "person" else ()
+    verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in chain.stating)
     if verb_unstated:
-        share = min(share, NO_RELATION_SHARE)  # "when did X close?" is not answered by a sentence about its opening
+        share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
     subject = 1.0 if _on_subject(chain, names, labels) and not as_place else OFF_SUBJECT
     if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
@@ -144,7 +145,7 @@ def assess(chain: Chain) -> Commitment:
     if unstated:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if verb_unstated:
-        missing.append(f"the sentence stating '{chain.answer}' does not say '{verb}'")
+        missing.append(f"the sentence stating '{chain.answer}' does not say '{acts[0]}'")
     if doubted:
         missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
     if as_place:

@@ -29,9 +29,9 @@ from satiate.engine.reading.kinds import (
     said_to_be,
 )
 from satiate.engine.reading.names import written_in_lower_case
-from satiate.engine.reading.verdicts import verdict_fit
+from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import name_words, nearest_verb, roles, same_name
-from satiate.tools.text import ARTICLES, STOPWORDS, stem, verb_shaped, words
+from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -45,7 +45,13 @@ NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
+# "what was the final score ...?": a quantity, which no name is
+ASKS_FOR_A_QUANTITY = re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|"
+                                 r"fee|height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b")
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
+# "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
+ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
+CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
@@ -78,6 +84,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
     if asks_for_a_period(question) and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
+    if chain.kind in NAMED_KINDS and ASKS_FOR_A_QUANTITY.search(question) and not re.search(r"\d", answer):
+        return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
     if chain.kind in NAMED_KINDS:
         if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
@@ -92,7 +100,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]")
         if chain.kind == "person" and any(titled.search(text) for text in chain.read):
             return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
-        acted = bool(_asked_acts(chain))  # "who founded X?" asks an act; "who was X's mother?" a relation
+        acted = bool(asked_acts(chain))  # "who founded X?" asks an act; "who was X's mother?" a relation
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
@@ -138,27 +146,46 @@ def _not_the_actor(chain: Chain) -> str:
     return ""
 
 
-def _asked_acts(chain: Chain) -> frozenset[str]:
-    """The stems of the act the question asks of its answer: "who founded X?", "when did X open?", "where was X
-    born?" (a past form that ends the question). An act in a clause that describes the question's subject ("when
-    the area where X is located became a state") is not asked of the answer, so it is not counted."""
+def asked_acts(chain: Chain) -> tuple[str, ...]:
+    """The verbs of the act the question asks of its answer: "who founded X?", "when did X open?", "where was X
+    born?" (a past form that ends the question), "what was X renamed in 1980?" (the participle of a passive
+    question). An act in a clause that describes the question's subject ("when the area where X is located became
+    a state") is not asked of the answer, so it is not counted."""
     question = " ".join(words(chain.question))
-    acts = set()
+    acts = []
     if (who := ASKS_WHO_DID.match(question)) and verb_shaped(who.group("act")):
-        acts.add(stem(who.group("act")))
+        acts.append(who.group("act"))
     if verb := asked_verb(chain):
-        acts.add(stem(verb))
+        acts.append(verb)
     last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", chain.question)
-    if last and verb_shaped(last[0]):
-        acts.add(stem(last[0]))
-    return frozenset(acts - STOPWORDS)
+    if last and verb_shaped(last[0]) and not _ends_in_a_clause(words(chain.question)):
+        acts.append(last[0])
+    if passive := ASKS_THROUGH_PASSIVE.match(chain.question[:1].lower() + chain.question[1:]):
+        for word in re.findall(r"[\w'’-]+|,", passive.group("rest")):
+            if word in CLAUSE_WORDS or word in PREPOSITIONS or word == ",":
+                break  # the verb past them describes the subject ("was president when X opened", "the name of
+                # the play written by Y")
+            if word.islower() and verb_shaped(word):
+                acts.append(word)
+                break
+    return tuple(dict.fromkeys(act for act in acts if act not in STOPWORDS))
+
+
+def _ends_in_a_clause(tokens: list[str]) -> bool:
+    """The question's last verb belongs to a clause that describes something ("the county where X is located"): a
+    clause word after the question's own auxiliary, and the clause's own auxiliary just before that verb (not "the
+    man who was mayor of X born", where the clause ends at its noun)."""
+    main = next((i for i, token in enumerate(tokens) if token in AUXILIARIES), None)
+    if main is None or len(tokens) < 2:
+        return False
+    return any(i > main and token in CLAUSE_WORDS for i, token in enumerate(tokens)) and tokens[-2] in AUXILIARIES
 
 
 def _other_act(chain: Chain) -> str:
     """The verb the answer goes with in the cited sentences, when that is another act than the one asked about
     (``engine.roles.nearest_verb``): "drew up the route in 1790 and supervised the works until it opened" states an
     opening but gives 1790 to the drawing. Judged only in sentences that state the asked act somewhere."""
-    acts = _asked_acts(chain)
+    acts = {stem(act) for act in asked_acts(chain)}
     if not acts or chain.kind in VERDICT_KINDS:
         return ""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import assess
-from satiate.engine.reading.fit import is_alias, type_fit
+from satiate.engine.reading.fit import asked_acts, is_alias, type_fit
 from satiate.nodes.synthesize import committed
 
 FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."
@@ -412,3 +412,40 @@ def test_the_description_the_question_gives_its_answer_said_of_another_is_not_sa
     plain = assess(Chain(question=question, answer="Ada", kind="person", stating=(said,), hops=(other,),
                          read=(said, other)))
     assert plain.factors["coverage"] > verdict.factors["coverage"]
+
+
+def test_the_participle_of_a_passive_question_is_the_act_asked():
+    renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
+    question = "What was Tarrow & Reed renamed in 1980?"
+    assert asked_acts(chain(question, "Bo Reed", "name", renamed)) == ("renamed",)
+    assert type_fit(chain(question, "Bo Reed", "name", renamed))[0] < 0.5
+    assert type_fit(chain(question, "Gull Marine", "name", renamed))[0] == 1.0
+
+
+def test_a_verb_inside_a_clause_that_describes_the_subject_is_not_the_act_asked():
+    assert asked_acts(chain("What is the county seat of the county where Kesh is located?", "Tarrow", "place",
+                            "Tarrow is the county seat.")) == ()
+    assert asked_acts(chain("In which year was the abbot who built the Kesh bridge born?", "1412", "date",
+                            "The abbot was born in 1412.")) == ("born",)
+    assert asked_acts(chain("What was the name of the play written by Ada Pell?", "Gull Rose", "name",
+                            "Gull Rose is a play by Ada Pell.")) == ()
+
+
+def test_a_place_answer_must_come_with_the_act_the_question_asks_of_it():
+    founded = "Founded in 1885 by Captain Ivo Marr, in two rooms above a shop on Quay Street, Kesh."
+    born = "Captain Ivo Marr was born in Gullhaven in 1831."
+    question = "Where was the man who founded Kesh Sea School born?"
+    street = assess(chain(question, "Quay Street", "place", founded, (founded, born), answer_pages=("Kesh Sea School",)))
+    assert street.confidence < 0.8 and any("born" in item for item in street.missing)
+    town = assess(chain(question, "Gullhaven", "place", born, (founded, born), hops=(founded,),
+                        hop_pages=("Kesh Sea School",)))
+    assert town.factors["coverage"] > street.factors["coverage"]
+
+
+def test_a_name_is_no_answer_to_a_question_asking_for_a_quantity():
+    final = "Final: Tarrow Wanderers 4–2 Gull Town (3 May 1950)"
+    question = "What was the final score of the 1950 Tarrow Shield?"
+    fit, why = type_fit(chain(question, "Gull Town", "name", final))
+    assert fit < 0.5 and "quantity" in why
+    assert type_fit(chain("What was the name of the 1950 Tarrow Shield winners?", "Tarrow Wanderers", "name",
+                          final))[0] == 1.0
