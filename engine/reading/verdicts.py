@@ -192,11 +192,12 @@ def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
     names = [name for name in name_spans(question) if name.split()[0].lower() not in AUXILIARIES]
     read_terms = set().union(*(s.line.terms for s in ranked)) if ranked else set()
     asked = stems(question) - set().union(*(stems(name) for name in names)) if names else set()
+    asked -= _describing_words(question, names)  # "the architect Ada Pell" names whom it asks about, not the relation
     asked &= read_terms  # a word no source uses is the asker's paraphrase
     if not names or not asked:
         return Verdict(None, [s.line for s in ranked[:1] if s.score > 0],
                        reason="a yes/no answer needs a statement the sources make directly; the best sentences follow")
-    subject, others = stems(names[0]), [_head(name) for name in names[1:]]
+    subject, others = stems(names[0]), [_called_by(name) for name in names[1:]]
     # "Did A change its name?": the verb is the relation itself, so a clause must say it even when no source uses it
     acted = re.match(rf"(?:did|does|do)\s+(?:the\s+)?{re.escape(names[0])}\s+([a-z]+)\b", question, re.I)
     verb = stem(acted.group(1)) if acted else ""
@@ -207,9 +208,13 @@ def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
         own = subject <= line.terms | stems(line.source["title"])
         if not own and not (previous and subject <= previous.terms):
             continue  # the subject is named by the sentence, its page's title, or the sentence before ("She was ...")
-        for clause in CLAUSE.split(line.text):
+        clauses = CLAUSE.split(line.text)
+        for at, clause in enumerate(clauses):
             terms = stems(clause)
-            if asked <= terms and all(head in terms for head in others) and _about(clause, names[0], asked) and \
+            # an aside with no subject of its own ("(no relation to Ada)") is said of its sentence's subject
+            about = _about(clause, names[0], asked) or at > 0 and _about(clauses[0], names[0], asked) and \
+                _subjectless(clause, asked)
+            if asked <= terms and all(called & terms for called in others) and about and \
                     (not verb or verb in terms or paraphrases(verb) & terms) and not hedged(clause):
                 said.setdefault("no" if _negated(clause, asked | ({verb} - {""})) else "yes",
                                 [line] if own or previous is None else [line, previous])
@@ -219,6 +224,31 @@ def _stated_or_denied(question: str, ranked: Sequence[ScoredLike]) -> Verdict:
         return Verdict(None, [lines[0] for lines in said.values()] or [s.line for s in ranked[:1]], reason=reason)
     (answer, lines), = said.items()
     return Verdict(answer, lines, score=next(s.score for s in ranked if s.line is lines[0]))
+
+
+def _called_by(name: str) -> set[str]:
+    """The stems a clause may call another name by: its head ("the guild" for "the Guild of ..."), or a person's
+    given name ("related to Ada" for "Ada Pell", on a page that names her in full)."""
+    tokens = name.split()
+    given = {stem(tokens[0].lower())} if len(tokens) == 2 and all(token[:1].isupper() for token in tokens) else set()
+    return {_head(name)} | given
+
+
+def _describing_words(question: str, names: list[str]) -> set[str]:
+    """The stems of the common nouns the question sets before a name to say who it is ("the lighthouse keeper Ada
+    Pell"): they pick out the person, they are not the relation asked about."""
+    found: set[str] = set()
+    for name in names:
+        for match in re.finditer(rf"\bthe ((?:[a-z][a-z-]* ){{1,3}}){re.escape(name)}\b", question):
+            if not set(match.group(1).split()) & PREPOSITIONS:  # "the daughter of Ada Pell" asks the relation
+                found |= stems(match.group(1))
+    return found
+
+
+def _subjectless(clause: str, asked: set[str]) -> bool:
+    """The clause opens on its negation or on the word asked about: an aside that names no subject of its own."""
+    tokens = words(clause)
+    return bool(tokens) and (tokens[0] in NEGATIONS or stem(tokens[0]) in asked)
 
 
 def _head(name: str) -> str:

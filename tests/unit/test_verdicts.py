@@ -162,3 +162,18 @@ def test_the_verb_a_did_question_asks_must_be_said_by_the_clause() -> None:
     page = ("Kesh Rovers", "Kesh Rovers never merged with anyone; they kept their name through the 1971 merger.")
     found = find_answer("Did Kesh Rovers change their name in the 1971 merger?", sources_of(page))
     assert found.short_answer is None
+
+
+def test_no_relation_in_an_aside_answers_no_for_the_sentences_subject() -> None:
+    page = ("Kesh pumping station", "Built 1863 to lift water up the flight. Ivo Marr was chief engineman 1881–1902 "
+                                    "(no relation to Oda – see the engineers note).")
+    other = ("Engineers", "Oda Marr laid out the flight in 1790. She retired to Tarrow in 1820.")
+    found = find_answer("Was Ivo Marr related to Oda Marr?", sources_of(page, other))
+    assert found.short_answer == "no"
+
+
+def test_the_words_that_say_who_a_name_is_are_not_the_relation_asked() -> None:
+    page = ("Marr family", "Oda Marr was the lighthouse keeper at Kesh from 1850. NB: Ivo Marr, the harbour "
+                           "master, was no relation at all; he came over from Tarrow in the 1870s.")
+    found = find_answer("Was Ivo Marr related to the lighthouse keeper Oda Marr?", sources_of(page))
+    assert found.short_answer == "no"
