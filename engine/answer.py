@@ -96,6 +96,8 @@ DEFINITION = re.compile(
 )
 NAMED_KEYWORD = re.compile(rf"\b(the|an?) \w+ ({SYNTAX_NOUN})\b")
 # "what is a decorator in Python?": a kind of thing within a field, asked with the indefinite article
+# "Who was Ada Pell?": nothing but a name after the verb asks what she is or was, which no name answers
+IDENTITY = re.compile(r"^[Ww]ho (?:is|was|are|were) (?:[A-Z][\w'’.-]*(?: |(?=\?|$)))+\??$")
 DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
@@ -166,6 +168,8 @@ def expected_answer(question: str) -> Expected:
     asks_when = first == "when" or tokens[-1:] == ["when"] or lowered.startswith("since when")  # "... ended when?"
     if asks_when or re.search(r"\b(?:what|which|in what|in which)\s+(?:date|day|month|decade|century)\b", lowered):
         return Expected("date")
+    if IDENTITY.match(question.strip()):
+        return Expected("description")
     if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \

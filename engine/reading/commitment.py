@@ -31,13 +31,25 @@ from satiate.engine.reading.chain import (
     states,
     stems_of,
 )
-from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, asked_acts, type_fit
+from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, a_person, asked_acts, type_fit
 from satiate.engine.reading.kinds import asked_phrase
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import denies
-from satiate.tools.text import ARTICLES, BE_FORMS, DO_FORMS, STOPWORDS, content_terms, hedged, stem, verb_shaped, words
+from satiate.tools.text import (
+    ARTICLES,
+    BE_FORMS,
+    DO_FORMS,
+    STOPWORDS,
+    WH_WORDS,
+    clean_title,
+    content_terms,
+    hedged,
+    stem,
+    verb_shaped,
+    words,
+)
 
-DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the first word: a relative clause
+DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the question word: a relative clause
 # "who was the first woman to ...?": the noun that describes the one asked for, its last word
 ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
                           r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
@@ -174,6 +186,14 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
     return ""
 
 
+def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> bool:
+    """The page is a person's own page, and the question names someone else: a sentence of it that names the
+    question's person ("Elder son of Ada Pell.") tells of the page's person, not of hers ("Died 1958.")."""
+    subject = clean_title(title)
+    named = bool(subject) and all(word[:1].isupper() for word in subject.split())  # a name, not "the 1978 sale"
+    return named and not any(mentioned(name, [subject]) for name in names) and a_person(subject, read)
+
+
 def _without_asides(sentence: str, answer: str) -> str:
     """The sentence without the relative clauses that describe someone else (", who is said to have ..."): a doubt
     there is not about the answer."""
@@ -193,14 +213,17 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
             not names and asked & stems_of(" ".join(stating)):
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
-    own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages]
+    own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages
+                and not _someone_elses_page(page, names, chain.read)]
     if any(mentioned(name, own_page) for name in names if name not in labels):
         return True
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     answer_said = said_in(" ".join(stating))
     relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
-    describes = bool(DESCRIBED.search(" ".join(words(chain.question)[1:])))
+    tokens = words(chain.question)
+    opening = 1 if len(tokens) > 1 and tokens[1] in WH_WORDS else 0  # "in which year ...": the question's own word
+    describes = bool(DESCRIBED.search(" ".join(tokens[opening + 1:])))
     described = (asked - name_stems) - relations  # the question's words the answer sentence says
     tied_hops = [hop for hop in hops if (describes or any(states(term, said_in(hop)) for term in relations | described))
                  and (any(mentioned(name, [hop]) for name in names) or not names)]

@@ -45,6 +45,8 @@ NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_FOR_A_TIME = re.compile(
     r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
 ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
+# "what was Ada Pell's occupation?": a calling, which no name is
+ASKS_FOR_A_CALLING = re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")
 # "what was the final score ...?": a quantity, which no name is
 ASKS_FOR_A_QUANTITY = re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|"
                                  r"fee|height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b")
@@ -86,6 +88,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
     if chain.kind in NAMED_KINDS and ASKS_FOR_A_QUANTITY.search(question) and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
+    if chain.kind in NAMED_KINDS and ASKS_FOR_A_CALLING.search(question):
+        return WRONG_KIND, f"'{answer}' is a name, and the question asks for someone's work"
     if chain.kind in NAMED_KINDS:
         if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
@@ -104,10 +108,11 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
-        if chain.kind == "place" and _a_person(answer, chain.read):
+        if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
-        if chain.kind == "person" and len(tokens) >= 2 and tokens[-1] in PLACE_NOUNS:
-            return WRONG_KIND, f"'{answer}' is named as a place ('{tokens[-1]}'), and the question asks who"
+        if chain.kind == "person" and len(tokens) >= 2 and (tokens[-1] in PLACE_NOUNS or tokens[0] in PLACE_NOUNS):
+            noun = tokens[-1] if tokens[-1] in PLACE_NOUNS else tokens[0]
+            return WRONG_KIND, f"'{answer}' is named as a place ('{noun}'), and the question asks who"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
@@ -240,7 +245,7 @@ def _only_owner(name: str, sentence: str) -> bool:
     return bool(mentions) and all(mentions)
 
 
-def _a_person(name: str, read: tuple[str, ...]) -> bool:
+def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it) speaks of its subject as "she" or "he", or a source gives
     the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"): a
     person."""

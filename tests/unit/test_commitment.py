@@ -449,3 +449,30 @@ def test_a_name_is_no_answer_to_a_question_asking_for_a_quantity():
     assert fit < 0.5 and "quantity" in why
     assert type_fit(chain("What was the name of the 1950 Tarrow Shield winners?", "Tarrow Wanderers", "name",
                           final))[0] == 1.0
+
+
+def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
+    # "Died 1958." on the son's page, tied to the father only by "Elder son of ..." on the same page
+    died = "Died 1958, the year the new boat came in."
+    son = "Elder son of Ivo Marr (see his note)."
+    father = "Ivo Marr (1851–1919). Ran the Kesh ferry for forty years. Died 3 Feb 1919 at Kesh."
+    page = "Oda Marr (1882–1958)"
+    read = (f"{page}. {son} {died}", father)
+    verdict = assess(chain("In which year did Ivo Marr die?", "1958", "date", died, read, hops=(son,),
+                           hop_pages=(page,), answer_pages=(page,)))
+    assert verdict.factors["subject"] < 1.0 and verdict.confidence < 0.8
+    own = assess(chain("In which year did Oda Marr die?", "1958", "date", died, read, hops=(son,),
+                       hop_pages=(page,), answer_pages=(page,)))
+    assert own.factors["subject"] == 1.0
+
+
+def test_a_name_is_no_answer_to_a_question_asking_for_someones_work():
+    said = "Wife: Nora Pell, schoolteacher at the Kesh school (not Nora Marr!)"
+    fit, why = type_fit(chain("What was Nora Pell's occupation?", "Ivo Pell", "name", said))
+    assert fit < 0.5 and "work" in why
+
+
+def test_a_name_that_opens_with_a_place_noun_is_a_place_and_no_answer_to_who():
+    crosses = "Crosses: River Tessel, Kesh (east bank) to Orlow (west bank)"
+    fit, why = type_fit(chain("Who set up the ferry between Kesh and Orlow?", "River Tessel", "person", crosses))
+    assert fit < 0.5 and "'river'" in why

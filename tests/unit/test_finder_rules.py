@@ -175,3 +175,10 @@ def test_a_firms_name_joined_by_an_ampersand_is_as_much_a_who_answer_as_a_person
     sources = [_page(1, "The Tarrow Stand", "- Opened: August 1974\n- Seats: about 600\n- Drawn up by: architect Ivo "
                      "Marr\n- " + built + "\n- Cost: £38,000")]
     assert find_answer("Who built the Tarrow Stand?", sources).short_answer == "Kell & Sons"
+
+
+def test_who_was_a_name_asks_what_they_were_and_no_name_answers_it() -> None:
+    assert expected_answer("Who was Nora Dunn?").kind == "description"
+    assert expected_answer("Who was the first keeper of Kesh Light?").kind == "person"
+    sources = [_page(1, "Ivo Pell", "- Emigrated 1907 to Port Adair, sailed on the SS *Nora Dunn*.")]
+    assert find_answer("Who was Nora Dunn?", sources).short_answer is None
