@@ -53,6 +53,7 @@ ASKS_FOR_A_QUANTITY = re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:sco
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
 ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
+JUDGING = frozenset("considered regarded deemed thought believed held reckoned".split())  # verbs that class a thing
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -171,7 +172,8 @@ def asked_acts(chain: Chain) -> tuple[str, ...]:
                 break  # the verb past them describes the subject ("was president when X opened", "the name of
                 # the play written by Y")
             if word.islower() and verb_shaped(word):
-                acts.append(word)
+                if word not in JUDGING:  # "which objects are considered false?" asks a class, not an act
+                    acts.append(word)
                 break
     return tuple(dict.fromkeys(act for act in acts if act not in STOPWORDS))
 

@@ -435,7 +435,8 @@ def test_a_place_answer_must_come_with_the_act_the_question_asks_of_it():
     founded = "Founded in 1885 by Captain Ivo Marr, in two rooms above a shop on Quay Street, Kesh."
     born = "Captain Ivo Marr was born in Gullhaven in 1831."
     question = "Where was the man who founded Kesh Sea School born?"
-    street = assess(chain(question, "Quay Street", "place", founded, (founded, born), answer_pages=("Kesh Sea School",)))
+    street = assess(chain(question, "Quay Street", "place", founded, (founded, born),
+                          answer_pages=("Kesh Sea School",)))
     assert street.confidence < 0.8 and any("born" in item for item in street.missing)
     town = assess(chain(question, "Gullhaven", "place", born, (founded, born), hops=(founded,),
                         hop_pages=("Kesh Sea School",)))
@@ -476,3 +477,8 @@ def test_a_name_that_opens_with_a_place_noun_is_a_place_and_no_answer_to_who():
     crosses = "Crosses: River Tessel, Kesh (east bank) to Orlow (west bank)"
     fit, why = type_fit(chain("Who set up the ferry between Kesh and Orlow?", "River Tessel", "person", crosses))
     assert fit < 0.5 and "'river'" in why
+
+
+def test_a_verb_that_classes_a_thing_is_no_act_the_answer_must_state():
+    assert asked_acts(chain("Which objects are considered false in a test?", "None", "name",
+                            "Constants defined to be false: None and False.")) == ()
