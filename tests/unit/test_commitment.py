@@ -3,6 +3,8 @@ and leaves it whole when the chain is clean."""
 
 from __future__ import annotations
 
+import pytest
+
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import asked_acts, is_alias, type_fit
@@ -467,16 +469,16 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     assert own.factors["subject"] == 1.0
 
 
-def test_a_name_is_no_answer_to_a_question_asking_for_someones_work():
-    said = "Wife: Nora Pell, schoolteacher at the Kesh school (not Nora Marr!)"
-    fit, why = type_fit(chain("What was Nora Pell's occupation?", "Ivo Pell", "name", said))
-    assert fit < 0.5 and "work" in why
-
-
-def test_a_name_that_opens_with_a_place_noun_is_a_place_and_no_answer_to_who():
-    crosses = "Crosses: River Tessel, Kesh (east bank) to Orlow (west bank)"
-    fit, why = type_fit(chain("Who set up the ferry between Kesh and Orlow?", "River Tessel", "person", crosses))
-    assert fit < 0.5 and "'river'" in why
+@pytest.mark.parametrize(("question", "answer", "kind", "said", "why_part"), [
+    ("What was Nora Pell's occupation?", "Ivo Pell", "name",
+     "Wife: Nora Pell, schoolteacher at the Kesh school (not Nora Marr!)", "work"),
+    ("Who set up the ferry between Kesh and Orlow?", "River Tessel", "person",
+     "Crosses: River Tessel, Kesh (east bank) to Orlow (west bank)", "'river'"),
+])
+def test_a_name_of_the_wrong_kind_is_turned_away_with_its_reason(question, answer, kind, said, why_part):
+    # a name is no one's work; a name opening with a place noun is a place, no answer to who
+    fit, why = type_fit(chain(question, answer, kind, said))
+    assert fit < 0.5 and why_part in why
 
 
 def test_a_verb_that_classes_a_thing_is_no_act_the_answer_must_state():
