@@ -227,18 +227,16 @@ def readable_lines(sources: list[SourceRecord]) -> list[Line]:
     return pool
 
 
-def with_page_subject(line: Line, common: frozenset[str]) -> Line:
+def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     """A sentence that refers to its page's subject without naming it speaks of it: the name the page's title gives
-    counts as said by the sentence (``Line.referred``; the words it writes, and their rarity, stay its own). It
-    refers by a pronoun ("She wed Ada Pell." on Nora Vane's page), by the subject's own head noun ("The mill was
-    built in 1790." on Tarrow Mill's page), by opening on a past form with no subject at all ("Acquired by Pell &
-    Sons in 1961."), or as a labelled field ("Opened: 1868"). "He" and "she" stand for a person, so not for a title
-    that ends in a word the sources write in lower case (a medal, a mill): there they point back to someone the page
-    named before."""
-    names = name_spans(clean_title(line.source["title"]), common)
-    if not names:
+    (``subject``) counts as said by the sentence (``Line.referred``; the words it writes, and their rarity, stay
+    its own). It refers by a pronoun ("She wed Ada Pell." on Nora Vane's page), by the subject's own head noun ("The
+    mill was built in 1790." on Tarrow Mill's page), by opening on a past form with no subject at all ("Acquired by
+    Pell & Sons in 1961."), or as a labelled field ("Opened: 1868"). "He" and "she" stand for a person, so not for a
+    title that ends in a word the sources write in lower case (a medal, a mill): there they point back to someone
+    the page named before."""
+    if not subject:
         return line
-    subject = names[0]
     first, second = (line.text.split()[:2] + ["", ""])[:2]
     opener, head = first.lower().strip(","), subject.split()[-1].lower()
     if opener in PERSONAL_PRONOUNS and head in common:
@@ -527,7 +525,10 @@ def forget_readings() -> None:
 def _reading(question: str, sources: tuple[_Keyed, ...]) -> Reading:
     pool = readable_lines([keyed.source for keyed in sources])
     common = common_words(pool)
-    pool = [with_page_subject(line, common) for line in pool]
+    # the subject each page's title names, once per page (``with_page_subject`` reads it for every sentence)
+    subjects = {title: (name_spans(clean_title(title), common) or [""])[0]
+                for title in {line.source["title"] for line in pool}}
+    pool = [with_page_subject(line, subjects[line.source["title"]], common) for line in pool]
     return Reading(pool, common, score_lines(question, pool, common))
 
 
