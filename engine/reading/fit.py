@@ -10,6 +10,7 @@ does not answer what is asked. Each rule returns its reason in plain words, for 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from satiate.engine.reading.chain import (
     VERDICT_KINDS,
@@ -21,9 +22,10 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.kinds import (
+    JUDGING,
     PLACE_NOUNS,
+    asked_form,
     asked_phrase,
-    asks_for_a_period,
     classified_as,
     phrase_tokens,
     said_to_be,
@@ -42,18 +44,9 @@ EXPLANATION = re.compile(
     r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
-ASKS_FOR_A_TIME = re.compile(
-    r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|period)\b")
-ASKS_FOR_A_MEASURE = re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")  # a number and its unit
-# "what was Ada Pell's occupation?": a calling, which no name is
-ASKS_FOR_A_CALLING = re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")
-# "what was the final score ...?": a quantity, which no name is
-ASKS_FOR_A_QUANTITY = re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|"
-                                 r"fee|height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b")
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
 ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
-JUDGING = frozenset("considered regarded deemed thought believed held reckoned".split())  # verbs that class a thing
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -81,15 +74,16 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return NOT_A_NAME, "the answer is empty"
     if chain.kind == "date" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time"
-    if ASKS_FOR_A_TIME.search(question) and not re.search(r"\d", answer):
+    form = asked_form(question)
+    if form in ("time", "period") and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
-    if ASKS_FOR_A_MEASURE.search(question) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
+    if form == "measure" and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
-    if asks_for_a_period(question) and len(re.findall(r"\d+", answer)) < 2:
+    if form == "period" and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
-    if chain.kind in NAMED_KINDS and ASKS_FOR_A_QUANTITY.search(question) and not re.search(r"\d", answer):
+    if chain.kind in NAMED_KINDS and form == "quantity" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
-    if chain.kind in NAMED_KINDS and ASKS_FOR_A_CALLING.search(question):
+    if chain.kind in NAMED_KINDS and form == "calling":
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for someone's work"
     if chain.kind in NAMED_KINDS:
         if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
@@ -157,16 +151,22 @@ def asked_acts(chain: Chain) -> tuple[str, ...]:
     born?" (a past form that ends the question), "what was X renamed in 1980?" (the participle of a passive
     question). An act in a clause that describes the question's subject ("when the area where X is located became
     a state") is not asked of the answer, so it is not counted."""
-    question = " ".join(words(chain.question))
+    return _acts_asked(chain.question, chain.kind)
+
+
+@lru_cache(maxsize=256)
+def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
+    """``asked_acts`` read once per question: the type, owner and commitment checks of one chain all ask it."""
+    question = " ".join(words(asked))
     acts = []
     if (who := ASKS_WHO_DID.match(question)) and verb_shaped(who.group("act")):
         acts.append(who.group("act"))
-    if verb := asked_verb(chain):
+    if verb := asked_verb(Chain(question=asked, answer="", kind=kind, stating=())):
         acts.append(verb)
-    last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", chain.question)
-    if last and verb_shaped(last[0]) and not _ends_in_a_clause(words(chain.question)):
+    last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", asked)
+    if last and verb_shaped(last[0]) and not _ends_in_a_clause(words(asked)):
         acts.append(last[0])
-    if passive := ASKS_THROUGH_PASSIVE.match(chain.question[:1].lower() + chain.question[1:]):
+    if passive := ASKS_THROUGH_PASSIVE.match(asked[:1].lower() + asked[1:]):
         for word in re.findall(r"[\w'’-]+|,", passive.group("rest")):
             if word in CLAUSE_WORDS or word in PREPOSITIONS or word == ",":
                 break  # the verb past them describes the subject ("was president when X opened", "the name of

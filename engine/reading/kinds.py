@@ -18,8 +18,21 @@ from satiate.tools.text import AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shap
 PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
 # "what kind of X", "what type of X": the kind word only points at X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
-# "during what years", "in what timeframe": the answer is a stretch of time with a start and an end, not one date.
-_ASKS_FOR_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")
+# The form an answer must take, read off the question's wording (checked in this order, the first that matches):
+# "during what years", "in what timeframe": a stretch of time with a start and an end, not one date;
+# "when ...?", "in what year": a time; "how tall": a number with its unit; "what was the final score": a quantity;
+# "what was Ada Pell's occupation?": a calling. None of these is a name.
+_ASKED_FORMS = (
+    ("period", re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")),
+    ("time", re.compile(r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|"
+                        r"period)\b")),
+    ("measure", re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")),
+    ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
+                            r"height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b")),
+    ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
+)
+# Verbs that class a thing ("which objects are considered false?"): the question asks a class, not an act.
+JUDGING = frozenset("considered regarded deemed thought believed held reckoned".split())
 # Nouns that name a kind of place: "which county" asks for a place, and "the river Selk" is one.
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
@@ -33,9 +46,16 @@ _DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?
                       r"(?:is|was|are|were)\s+(?:an?|the|one of the)\s+(?P<description>[^.;]{2,200})")
 
 
+def asked_form(question: str) -> str:
+    """The form the question's wording asks its answer to take: "period", "time", "measure", "quantity", "calling",
+    or "" when the wording does not say."""
+    lowered = " ".join(words(question))
+    return next((form for form, wording in _ASKED_FORMS if wording.search(lowered)), "")
+
+
 def asks_for_a_period(question: str) -> bool:
     """Whether the question asks for a stretch of time ("served during what years?"): one year does not answer it."""
-    return bool(_ASKS_FOR_A_PERIOD.search(" ".join(words(question))))
+    return asked_form(question) == "period"
 
 
 def asked_phrase(question: str) -> list[str]:
