@@ -48,6 +48,7 @@ ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
 ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
+OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's new stone track")
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
@@ -103,6 +104,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
+        if owned := _owner_of_the_asked(chain):
+            return WRONG_KIND, f"the cited sentence names '{answer}' as the owner of the {owned}, not as the {owned}"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
         if chain.kind == "person" and len(tokens) >= 2 and (tokens[-1] in PLACE_NOUNS or tokens[0] in PLACE_NOUNS):
@@ -238,6 +241,21 @@ def _restated_subject(chain: Chain) -> str:
         if said and said <= question_stems and stem(asked[-1]) not in said:
             return " ".join(phrase)
     return ""
+
+
+def _owner_of_the_asked(chain: Chain) -> str:
+    """The noun the question asks for ("which track ...?"), when every cited sentence names the answer only as that
+    thing's owner ("Ada Pell's new track"): the owner is not the thing owned."""
+    asked = asked_phrase(chain.question)
+    if not asked or not chain.stating:
+        return ""
+    noun = stem(asked[-1])
+    owning = re.compile(rf"\b{re.escape(chain.answer)}['’]s((?:\s+[\w-]+){{1,{OWNED_REACH + 1}}})")
+    for text in chain.stating:
+        owned = [word for match in owning.finditer(text) for word in match.group(1).split()]
+        if not owned or not _only_owner(chain.answer, text) or not any(stem(word) == noun for word in owned):
+            return ""
+    return asked[-1]
 
 
 def _only_owner(name: str, sentence: str) -> bool:

@@ -326,6 +326,14 @@ def test_a_person_named_only_as_an_owner_did_not_do_what_the_question_asks():
     assert fit < 0.5 and "owner" in why
 
 
+def test_the_owner_of_the_thing_asked_for_is_not_that_thing():
+    owned = "In 1902 Ilse Moravec's new stone quay took the first ferry."
+    fit, why = type_fit(chain("Which quay on the east bank took the first ferry?", "Ilse Moravec", "name", owned))
+    assert fit < 0.5 and "owner of the quay" in why
+    named = "In 1902 the Moravec Quay took the first ferry, ahead of Ilse Moravec's new mill."
+    assert type_fit(chain("Which quay on the east bank took the first ferry?", "Moravec Quay", "name", named))[0] == 1.0
+
+
 def test_a_name_given_life_dates_or_a_birth_is_a_person_and_no_place():
     for said in ("Ilse Moravec (1838–1915) kept the light.", "**Ilse Moravec** was born in Kesh in 1809."):
         stating = "The first keeper was Ilse Moravec."
