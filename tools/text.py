@@ -6,7 +6,7 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import pysbd
@@ -43,8 +43,11 @@ SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bo
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _STEMMER = snowballstemmer.stemmer("english")
-# a blank line, or a line opening a list item ("- ", "* ", "• ", "3. ", "3) ") or a heading
+# A blank line, or a line opening a list item ("- ", "* ", "• ", "3. ", "3) ") or a heading
 _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
+# A line that is a field ("Born: 1819"): it states one fact, so it is never run together with the lines around it as
+# a wrapped line is.
+_FIELD_LINE = re.compile(r"^[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s.*$", re.MULTILINE)
 # What opens a list item or a bold lead-in ("- ", "2. ", "**"): markup around a sentence, not part of what it says
 _ITEM_MARK = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")
 _INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more text: where a sentence may end
@@ -162,18 +165,29 @@ def sentences(text: str) -> list[Sentence]:
     return list(_sentences(text))
 
 
+def _blocks(text: str) -> Iterator[str]:
+    """The text's paragraphs and list items, each field line a block of its own."""
+    for block in _BLOCK_BREAK.split(text):
+        start = 0
+        for field in _FIELD_LINE.finditer(block):
+            yield block[start:field.start()]
+            yield field.group(0)
+            start = field.end()
+        yield block[start:]
+
+
 @functools.lru_cache(maxsize=SENTENCE_CACHE_TEXTS)
 def _sentences(text: str) -> tuple[Sentence, ...]:
     found: list[Sentence] = []
     position = 0
-    for block in _BLOCK_BREAK.split(text):
+    for block in _blocks(text):
         block_start = text.find(block, position)
         position = block_start + len(block)
         cursor = 0
         # A single line break inside a paragraph wraps a line and ends no sentence (pysbd would end one there); a
         # space in its place keeps every offset.
         flat = block.replace("\n", " ")
-        for piece in _block_sentences(flat):
+        for piece in [flat] if _FIELD_LINE.fullmatch(block) else _block_sentences(flat):  # a field is one fact
             stripped = piece.strip()
             offset = flat.find(stripped, cursor)
             if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere

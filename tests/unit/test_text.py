@@ -29,6 +29,12 @@ def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
     assert [s.text for s in sentences(text)] == ["Early life", "Vera Lind was born in Kesh", "She studied law"]
 
 
+def test_each_line_of_a_field_block_is_a_sentence_of_its_own_while_a_wrapped_line_continues_its_sentence():
+    text = "Born: 3 May 1802, Kesh\nDied: 1870, Orren\nSpouse: Ada Lind (m. 1830)\nShe kept the halt and\nlater the inn."
+    assert [s.text for s in sentences(text)] == ["Born: 3 May 1802, Kesh", "Died: 1870, Orren",
+                                                 "Spouse: Ada Lind (m. 1830)", "She kept the halt and later the inn."]
+
+
 def test_numbered_items_and_bold_lead_ins_are_sentences_of_their_own_without_their_markup():
     text = ("Stations:\n1. Kesh Halt\n2) Orren Junction\n\n**Origins.** Kesh was laid out in 1712.\n"
             "* **Vera Lind** (1801–1870) kept the halt.")
