@@ -36,6 +36,8 @@ NOUN_MARKERS = frozenset("the a an this that these those its his her their our m
 # A sentence opening with one of these starts with a phrase, not its subject, when a comma closes the phrase.
 PHRASE_OPENERS = frozenset("in on at after before during since when while although though as because following with "
                            "without under upon from for until despite unlike like once by between within".split())
+# ... of which these open a clause (with a verb of its own) rather than a prepositional phrase.
+CLAUSE_OPENERS = frozenset("after before since when while although though as because once until".split())
 REFERRING_PRONOUNS = frozenset("it its he his she her they their this".split())
 SUBJECT_PRONOUNS = frozenset("it he she they".split())
 # Simple past forms that are not "-ed": the commonest irregular verbs of narrative and encyclopedic prose.
@@ -105,7 +107,11 @@ def _clause(sentence: str) -> list[str]:
     # A full stop ends a word, except an initial's ("J. R. Quill"), which belongs to a name.
     tokens = [t if re.fullmatch(r"[A-Z]\.", t) else t.rstrip(".") or t for t in _TOKEN.findall(sentence)]
     if tokens and tokens[0].lower() in PHRASE_OPENERS and "," in tokens:
-        tokens = tokens[tokens.index(",") + 1:]
+        opening = tokens[:tokens.index(",")]
+        # A preposition's phrase holds no verb: with a verb before the comma the opener had none of its own ("By
+        # 1850 Ada had bought the mill from its miller, Bo Reed, ..."), and the clause starts at the sentence's start.
+        if tokens[0].lower() in CLAUSE_OPENERS or _main_verb(opening) is None:
+            tokens = tokens[len(opening) + 1:]
     return tokens
 
 
@@ -129,6 +135,8 @@ def _refers_to_title(subject: list[str], title: str) -> bool:
     words = [t.lower() for t in subject if t not in ",;:"]
     if not words or not title:
         return False
+    if words[0] in PHRASE_OPENERS and words[-1] in SUBJECT_PRONOUNS:
+        return True  # "By 1850 he ...": an opening phrase with no comma, then the pronoun subject
     if words[0] in REFERRING_PRONOUNS and len(words) == 1:
         return True
     if words[0] in REFERRING_PRONOUNS | DEFINITE_OPENERS:

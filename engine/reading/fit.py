@@ -52,7 +52,7 @@ OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
-ASKS_FOR_A_NAME = re.compile(r"\b(?:called|named|name|known as|nickname|title)\b")
+ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
@@ -122,7 +122,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
-        if not ASKS_FOR_A_NAME.search(question) and any(is_alias(answer, text) for text in chain.stating):
+        # "who named the ship?" asks who gave the name, and the name given is no one; "what was it called?" asks it
+        if (chain.kind == "person" or not ASKS_FOR_A_NAME.search(question)) and \
+                any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
@@ -275,10 +277,12 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
 
 
 def is_alias(name: str, sentence: str) -> bool:
-    """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule"): it
-    names the thing the sentence is about, so it answers "what is it called", not "who built it"."""
-    return bool(re.search(rf"\b(?:known(?: \w+)? as|called|named|nicknamed|dubbed)\s+[\"“']?{re.escape(name)}",
-                          sentence))
+    """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule",
+    "renamed her Gull Rose"): it names the thing the sentence is about, so it answers "what is it called", not "who
+    built it". "A saddler named Bo Reed" only introduces someone by name: that is not what a thing is called."""
+    aliases = re.finditer(rf"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"
+                          rf"(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
+    return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()]) for alias in aliases)
 
 
 def _place_share(name: str, texts: tuple[str, ...]) -> float:

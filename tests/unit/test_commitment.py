@@ -424,6 +424,21 @@ def test_the_description_the_question_gives_its_answer_said_of_another_is_not_sa
     assert plain.factors["coverage"] > verdict.factors["coverage"]
 
 
+def test_the_name_a_thing_is_given_does_not_answer_who_gave_it_but_a_person_introduced_by_name_does():
+    renamed = "When the Orren line bought her in 1946 it renamed her Gull Rose."
+    fit, why = type_fit(chain("Who named the Kesh ferry?", "Gull Rose", "person", renamed))
+    assert fit < 0.5 and "name of the thing" in why
+    introduced = "In 1840 the Kesh ferry was named by a pilot named Ivo Lant."
+    assert type_fit(chain("Who named the Kesh ferry?", "Ivo Lant", "person", introduced))[0] == 1.0
+
+
+def test_the_one_a_thing_was_bought_from_did_not_buy_it():
+    sold = "By 1850 she had bought the Kesh mill from its miller, Ivo Lant, and rebuilt the wheel."
+    fit, why = type_fit(chain("Who bought the Kesh mill?", "Ivo Lant", "person", sold, answer_pages=("Ada Pell",)))
+    assert fit < 0.5 and "bought" in why
+    assert type_fit(chain("Who sold the Kesh mill?", "Ivo Lant", "person", sold, answer_pages=("Ada Pell",)))[0] == 1.0
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

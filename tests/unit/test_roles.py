@@ -22,6 +22,9 @@ from satiate.tools.text import stem
     ("It hosts a fair each spring.", "Orren Festival", {"Orren Festival"}),  # a pronoun subject is the page's subject
     ("The festival drew 4,000 visitors.", "Orren Festival", {"Orren Festival"}),  # so is a description of it
     ("The mayor praised Ada Wren.", "Ada Wren", set()),  # "the mayor" is not the page "Ada Wren"
+    # an opening phrase with no comma of its own: the comma after the object's apposition does not close it
+    ("By 1850 Lina Moss had bought the mill from its miller, Tomas Reed, and rebuilt it.", "", {"Lina Moss"}),
+    ("By 1850 she had bought the mill from its miller, Tomas Reed.", "Lina Moss", {"Lina Moss"}),
 ])
 def test_the_agent_side_of_a_sentence(sentence: str, title: str, agents: set[str]) -> None:
     found = roles(sentence, title)

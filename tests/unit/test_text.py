@@ -30,7 +30,8 @@ def test_a_paragraph_break_or_a_list_item_ends_a_sentence_without_a_full_stop():
 
 
 def test_each_line_of_a_field_block_is_a_sentence_of_its_own_while_a_wrapped_line_continues_its_sentence():
-    text = "Born: 3 May 1802, Kesh\nDied: 1870, Orren\nSpouse: Ada Lind (m. 1830)\nShe kept the halt and\nlater the inn."
+    text = ("Born: 3 May 1802, Kesh\nDied: 1870, Orren\nSpouse: Ada Lind (m. 1830)\n"
+            "She kept the halt and\nlater the inn.")
     assert [s.text for s in sentences(text)] == ["Born: 3 May 1802, Kesh", "Died: 1870, Orren",
                                                  "Spouse: Ada Lind (m. 1830)", "She kept the halt and later the inn."]
 
