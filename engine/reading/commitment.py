@@ -53,6 +53,9 @@ DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the 
 # "who was the first woman to ...?": the noun that describes the one asked for, its last word
 ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
                           r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
+# Where one of a sentence's joined clauses ends: a semicolon, or "and"/"but" before a verb or after a comma (a bare
+# comma may only part the items of a list: "worked in Kesh, Orren and, since 2000, Tarrow").
+CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|had|has)\b)")
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
@@ -138,7 +141,8 @@ def assess(chain: Chain) -> Commitment:
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
-    subject = 1.0 if _on_subject(chain, names, labels) and not as_place else OFF_SUBJECT
+    elsewhere = _said_of_something_else(chain)
+    subject = 1.0 if _on_subject(chain, names, labels) and not as_place and not elsewhere else OFF_SUBJECT
     if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
         fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
     doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
@@ -162,6 +166,8 @@ def assess(chain: Chain) -> Commitment:
         missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
     if as_place:
         missing.append(f"the cited sentences name '{as_place}' only as the place where something else happened")
+    elif elsewhere:
+        missing.append(f"the cited sentence gives '{chain.answer}' in a clause about something else")
     elif subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
     established = [f"'{name}'" for name in found][:3] + [
@@ -184,6 +190,26 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
         if mentions and not opening and all(word in PLACE_PREPOSITIONS for word in mentions):
             return name
     return ""
+
+
+def _said_of_something_else(chain: Chain) -> bool:
+    """A time or a count stated in a clause of its own that says nothing the question asks ("It fought a fare war
+    in 1908, ... and was shut down for five weeks by the strike of 1923" for "how many weeks did the fare war
+    last?"): a sentence that joins several facts gives each number to its own clause."""
+    if chain.kind not in ("number", "date") or not chain.stating:
+        return False
+    counted = re.findall(r"\bhow (?:many|much) (\w+)", chain.question.lower())  # "weeks" is said by any count of them
+    asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(" ".join(counted))
+    for text in chain.stating:
+        at = text.find(chain.answer)
+        if at < 0:
+            return False
+        start = max([0] + [match.end() for match in CLAUSE_BREAK.finditer(text, 0, at)])
+        end = next((match.start() for match in CLAUSE_BREAK.finditer(text, at + len(chain.answer))), len(text))
+        clause = text[start:at] + " " + text[at + len(chain.answer):end]
+        if asked & said_in(clause) or any(states(term, said_in(clause)) for term in asked):
+            return False
+    return True
 
 
 def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> bool:

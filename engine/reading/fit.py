@@ -30,7 +30,7 @@ from satiate.engine.reading.kinds import (
     phrase_tokens,
     said_to_be,
 )
-from satiate.engine.reading.names import written_in_lower_case
+from satiate.engine.reading.names import name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import name_words, nearest_verb, roles, same_name
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, stem, verb_shaped, words
@@ -104,6 +104,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
+        if called := _asked_thing_named_otherwise(chain):
+            return WRONG_KIND, f"the cited sentence names the {called[0]} '{called[1]}', not '{answer}'"
         if owned := _owner_of_the_asked(chain):
             return WRONG_KIND, f"the cited sentence names '{answer}' as the owner of the {owned}, not as the {owned}"
         if chain.kind == "place" and a_person(answer, chain.read):
@@ -243,6 +245,24 @@ def _restated_subject(chain: Chain) -> str:
         if said and said <= question_stems and stem(asked[-1]) not in said:
             return " ".join(phrase)
     return ""
+
+
+def _asked_thing_named_otherwise(chain: Chain) -> tuple[str, str] | None:
+    """The noun the question asks for ("what was the name of the shop ...?") and the name a cited sentence sets
+    beside it ("his own shop, Pell & Sons, in the Shambles"), when that name is not the answer: the sentence itself
+    says what the thing is called."""
+    asked = asked_phrase(chain.question)
+    if not asked:
+        return None
+    beside = re.compile(rf"\b{re.escape(asked[-1])}s?(?:,\s+|\s+)(?=[A-Z\"“])")
+    for text in chain.stating:
+        for match in beside.finditer(text):
+            spans = name_spans(text[match.end():])
+            if spans and text[match.end():].lstrip("\"“").startswith(spans[0]) and not any(  # the question's own
+                    same_name(name_words(spans[0]), name_words(name))  # thing is what it asks about, not for
+                    for name in [chain.answer, *question_names(chain.question)]):
+                return asked[-1], spans[0]
+    return None
 
 
 def _owner_of_the_asked(chain: Chain) -> str:

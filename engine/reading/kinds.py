@@ -69,7 +69,7 @@ def asked_phrase(question: str) -> list[str]:
         for at, token in enumerate(tokens):
             if token not in ("what", "which") or token == "which" and at and tokens[at - 1] in PHRASE_ENDS:
                 continue
-            after = tokens[at + 1:]
+            after = tokens[at + 1:at + 1 + _before_a_name(part.split()[at + 1:])]
             if after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
                     after[2:4] == ["name", "of"]:  # "what was the name of the ferry ..." asks for a ferry
                 after = after[4:]
@@ -77,6 +77,16 @@ def asked_phrase(question: str) -> list[str]:
             if phrase:
                 return phrase
     return []
+
+
+def _before_a_name(tokens: list[str]) -> int:
+    """How many of the words after "what"/"which" come before a name of two or more words that follows a lower-case
+    word: the name opens the clause that describes the thing asked ("the shop Ada Pell set up"), while a single
+    capitalised word is a modifier of the noun ("which lowland Scottish town")."""
+    for at in range(1, len(tokens) - 1):
+        if tokens[at][:1].isupper() and tokens[at + 1][:1].isupper() and tokens[at - 1][:1].islower():
+            return at
+    return len(tokens)
 
 
 def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:

@@ -439,6 +439,28 @@ def test_the_one_a_thing_was_bought_from_did_not_buy_it():
     assert type_fit(chain("Who sold the Kesh mill?", "Ivo Lant", "person", sold, answer_pages=("Ada Pell",)))[0] == 1.0
 
 
+def test_a_count_given_in_a_joined_clause_about_something_else_does_not_answer():
+    joined = ("The Kesh ferry ran a price war with the Orren boats in 1908, and was laid up for six weeks by the "
+              "frost of 1917.")
+    verdict = assess(chain("How many weeks did the 1908 price war with the Orren boats last?", "six", "number",
+                           joined))
+    assert verdict.factors["subject"] < 1.0 and "clause about something else" in verdict.explanation()
+    own = "The Kesh ferry ran a price war with the Orren boats for nine weeks in 1908, and was laid up in 1917."
+    assert assess(chain("How many weeks did the 1908 price war with the Orren boats last?", "nine", "number",
+                        own)).factors["subject"] == 1.0
+    listed = "Ada Pell has worked in Kesh, in Orren and, since 2004, in Tarrow."  # a list's commas part no clauses
+    assert assess(chain("Since what year has Ada Pell worked in Tarrow?", "2004", "date", listed)).factors[
+        "subject"] == 1.0
+
+
+def test_a_name_the_sentence_sets_beside_the_thing_asked_for_is_its_name():
+    opened = "After 1900 he ran his own shop, Pell & Sons, in the Shambles at Kesh."
+    question = "What was the name of the shop Ivo Lant Pell ran after 1900?"
+    fit, why = type_fit(chain(question, "Shambles", "name", opened))
+    assert fit < 0.5 and "'Pell & Sons'" in why
+    assert type_fit(chain(question, "Pell & Sons", "name", opened))[0] == 1.0
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"
