@@ -55,6 +55,8 @@ NEVER_VERBS = frozenset("as thus this its his hers theirs ours yours whereas tow
 # A relative clause set off by commas describes the subject; the main verb comes after it.
 _RELATIVE = re.compile(r",\s+(?:who|which|whose|whom)\b[^,]*,")
 _TOKEN = re.compile(r"[\w'’.-]+|[,;:]")
+# ", who bought it ...": a relative clause said of what precedes it
+_RELATIVE_AFTER = re.compile(r"^,\s+(?:who|which)\s+(?P<clause>[^,;.]*)")
 _BY_AGENT = re.compile(r"\bby ((?:the )?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|de|van|von))*)")  # "by Lina Moss"
 
 
@@ -218,7 +220,11 @@ def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str
     "opened"); a phrase that opens its clause goes with the verb after it ("In 1846 the company sold out"). A
     comma, colon or dash ends a clause. ``is_act`` recognises the forms of the act asked about (a bare "open" as
     well as "opened"). None when the span is not found, its clause has no verb, or no form of the act stands in the
-    sentence: then there is nothing to judge."""
+    sentence: then there is nothing to judge. A relative clause on the span says what it did itself ("sold to Ada
+    Pell, who bought it for the guild": "bought" is hers)."""
+    described = _RELATIVE_AFTER.search(sentence[sentence.find(span) + len(span):]) if span in sentence else None
+    if described and any(is_act(word) for word in re.findall(r"[a-z]+", described.group("clause").lower())):
+        return next(word for word in re.findall(r"[a-z]+", described.group("clause").lower()) if is_act(word))
     pieces = _PIECE.findall(_RELATIVE.sub(",", sentence))
     lowered = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in pieces]  # "Pell's" is Pell
     wanted = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in _PIECE.findall(span)]

@@ -116,6 +116,9 @@ def assess(chain: Chain) -> Commitment:
     asked = (stems_of(chain.question) - stems_of(chain.answer)) & set().union(*(stems_of(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
+    # The noun the question names its answer by ("which firm", "what date") says what kind of thing the answer is:
+    # the type test and the names read judge it, and a sentence stating the answer seldom repeats it.
+    asked -= {stem(noun) for noun in asked_noun}
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))

@@ -461,6 +461,14 @@ def test_a_name_the_sentence_sets_beside_the_thing_asked_for_is_its_name():
     assert type_fit(chain(question, "Pell & Sons", "name", opened))[0] == 1.0
 
 
+def test_the_noun_a_question_names_its_answer_by_need_not_be_restated():
+    built = "Built: 1891 by Pell & Reed Ltd at the Kesh yard."
+    read = (built, "Pell & Reed Ltd is a firm of shipbuilders at Kesh.")
+    verdict = assess(chain("Which firm built the Gull Rose?", "Pell & Reed Ltd", "name", built, read,
+                           answer_pages=("Gull Rose",)))
+    assert verdict.factors["coverage"] == 1.0 and verdict.confidence == 1.0
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

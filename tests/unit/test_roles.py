@@ -81,6 +81,8 @@ def _act(*forms: str):
     # a phrase that opens its clause goes with the verb after it
     ("In 1846 the firm sold out to a railway, which kept the quay open.", "1846", "open", "sold"),
     ("After the flood, Ivo Lant built the new bridge.", "Ivo Lant", "built", "built"),
+    # a relative clause on the phrase says what it did itself
+    ("In 1922 the mill was sold to the draper Ivo Lant, who bought it with the barn.", "Ivo Lant", "bought", "bought"),
 ])
 def test_a_phrase_goes_with_the_verb_beside_it_in_its_clause(sentence, span, act, verb):
     assert nearest_verb(sentence, span, _act(act)) == verb
