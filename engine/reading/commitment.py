@@ -32,7 +32,7 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, a_person, asked_acts, type_fit
-from satiate.engine.reading.kinds import asked_phrase
+from satiate.engine.reading.kinds import asked_phrase, classified_as
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import denies
 from satiate.tools.text import (
@@ -116,14 +116,19 @@ def assess(chain: Chain) -> Commitment:
     asked = (stems_of(chain.question) - stems_of(chain.answer)) & set().union(*(stems_of(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
-    # The noun the question names its answer by ("which firm", "what date") says what kind of thing the answer is:
-    # the type test and the names read judge it, and a sentence stating the answer seldom repeats it.
-    asked -= {stem(noun) for noun in asked_noun}
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
+    # The noun the question names its answer by ("which firm", "what date") says what kind of thing the answer is, and
+    # a sentence stating the answer seldom repeats it: it counts for the answer when the chain says it or the sources
+    # call the answer by it ("the river Calder" for "which river"), and is not asked of the chain otherwise (the type
+    # test judges the kind).
+    called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
+    kind_nouns = {stem(noun) for noun in asked_noun}
+    asked -= {noun for noun in kind_nouns - called if not states(noun, said)}
+    said_of_answer = kind_nouns & called
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
-    covered = {term for term in asked if states(term, said)}
+    covered = {term for term in asked if states(term, said) or term in said_of_answer}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}

@@ -126,7 +126,7 @@ def said_to_be(name: str, sentence: str) -> list[str]:
 def classified_as(name: str, texts: Iterable[str]) -> set[str]:
     """The common nouns the texts class ``name`` by: what they say it is ("X is a market town" -> town) and the noun
     set before it ("the river X", "the quarry of X", "the mason X")."""
-    before = re.compile(rf"\b(?:the|a|an)\s+([a-z]+)\s+(?:of\s+)?{re.escape(name)}\b")
+    before = re.compile(rf"\b(?:[Tt]he|[Aa]n?)\s+([a-z]+)\s+(?:of\s+)?{re.escape(name)}\b")
     nouns: set[str] = set()
     for text in texts:
         if name not in text:
