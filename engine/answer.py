@@ -89,6 +89,7 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
+SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -245,6 +246,15 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
+
+
+def _person_referred(line: Line, expected: Expected, common: frozenset[str]) -> list[str]:
+    """The person a sentence opening on "He" or "She" stands for, its page's subject ("He wrote a memoir" on Ada
+    Pell's page): the one who acted, so a candidate for "who" though the sentence does not write the name."""
+    opener = line.text.split(" ", 1)[0].lower()
+    if expected.kind != "person" or opener not in SUBJECT_PERSONS or not line.referred:
+        return []
+    return name_spans(clean_title(line.source["title"]), common)[:1]
 
 
 @dataclass
@@ -481,6 +491,8 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
         quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
+        if re.search(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(span)}\b", text):
+            return 0.5  # where something happened ("spent his last years at Gull Row"), not who did it
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0
 
@@ -579,7 +591,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     shown: dict[str, str] = {}
     tied_to_question: dict[int, bool] = {}
     for scored in top:
-        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted):
+        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + \
+                _person_referred(scored.line, expected, common):
             key = span.lower()
             share = kind_share(span, of_kind)
             if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (

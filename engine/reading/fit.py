@@ -206,7 +206,14 @@ def _other_act(chain: Chain) -> str:
     def is_act(word: str) -> bool:
         return any(states(act, {stem(word)}) for act in acts)
 
-    nearest = [verb for text in chain.stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
+    # the sentence's own subject does every act of its main clause ("Ada Pell spent her last years at Kesh, writing
+    # a memoir"), but not one told in a relative clause on someone else (", who wrote ...")
+    def own_act(text: str) -> bool:
+        main = re.sub(r",\s+(?:who|whom|whose|which)\b[^,;.]*", "", text)
+        return chain.kind == "person" and text.startswith(chain.answer) and any(is_act(word) for word in words(main))
+
+    stating = [text for text in chain.stating if not own_act(text)]
+    nearest = [verb for text in stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
     return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
 
 

@@ -469,6 +469,13 @@ def test_the_noun_a_question_names_its_answer_by_need_not_be_restated():
     assert verdict.factors["coverage"] == 1.0 and verdict.confidence == 1.0
 
 
+def test_the_subject_of_a_sentence_does_every_act_of_its_main_clause():
+    spent = "Ivo Lant spent his last years at Kesh, writing a memoir of the ferry, printed in 1936."
+    assert type_fit(chain("Who wrote the memoir of the ferry?", "Ivo Lant", "person", spent))[0] == 1.0
+    hired = "Ivo Lant hired Ada Pell, who wrote the memoir of the ferry in 1936."
+    assert type_fit(chain("Who wrote the memoir of the ferry?", "Ivo Lant", "person", hired))[0] < 0.5
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

@@ -182,3 +182,11 @@ def test_who_was_a_name_asks_what_they_were_and_no_name_answers_it() -> None:
     assert expected_answer("Who was the first keeper of Kesh Light?").kind == "person"
     sources = [_page(1, "Ivo Pell", "- Emigrated 1907 to Port Adair, sailed on the SS *Nora Dunn*.")]
     assert find_answer("Who was Nora Dunn?", sources).short_answer is None
+
+
+def test_he_or_she_opening_a_sentence_is_the_pages_person_and_a_candidate_for_who() -> None:
+    sources = [_page(1, "Ivo Marr", "Ivo Marr kept the Tarrow light from 1901 to 1930. He spent his last years at "
+                     "Gull Row, Kesh, writing a history of the light, \"Lamps of Tarrow\", printed in 1936."),
+               _page(2, "Gull Row", "Gull Row is a terrace of six cottages at Kesh, built for the pilots in 1880.")]
+    found = find_answer('Who wrote the history "Lamps of Tarrow"?', sources)
+    assert found.short_answer == "Ivo Marr"
