@@ -21,7 +21,7 @@ from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.chain import mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
-from satiate.engine.reading.fit import BEHAVIOUR, is_alias
+from satiate.engine.reading.fit import BEHAVIOUR, PLACE_PREPOSITIONS, is_alias, only_life_years
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_period, described_as, kind_share
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
@@ -90,6 +90,7 @@ ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
+PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -234,18 +235,24 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     its own). It refers by a pronoun ("She wed Ada Pell." on Nora Vane's page), by the subject's own head noun ("The
     mill was built in 1790." on Tarrow Mill's page), by opening on a past form with no subject at all ("Acquired by
     Pell & Sons in 1961."), or as a labelled field ("Opened: 1868"). "He" and "she" stand for a person, so not for a
-    title that ends in a word the sources write in lower case (a medal, a mill): there they point back to someone
-    the page named before."""
+    title that ends in a word the sources write in lower case (a medal, a mill), nor on a page that calls its own
+    subject "it" (a halt, a ship): there they point back to someone the page named before."""
     if not subject:
         return line
     first, second = (line.text.split()[:2] + ["", ""])[:2]
     opener, head = first.lower().strip(","), subject.split()[-1].lower()
-    if opener in PERSONAL_PRONOUNS and head in common:
+    if opener in PERSONAL_PRONOUNS and (head in common or _a_thing_page(line.source["text"])):
         return line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
+
+
+def _a_thing_page(text: str) -> bool:
+    """The page calls its subject "it" near its start ("Ravens Halt is a request stop. It has no staff."): a thing,
+    so a later "he" or "she" is someone else the page names."""
+    return any(sentence.text.startswith("It ") for sentence in sentences(text[:SCAN_CHARS])[:PAGE_OPENING])
 
 
 def _person_referred(line: Line, expected: Expected, common: frozenset[str]) -> list[str]:
@@ -491,7 +498,8 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
         quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
-        if re.search(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(span)}\b", text):
+        before = re.findall(rf"\b(\w+)\s+(?:the\s+)?{re.escape(span)}\b", text)
+        if before and all(word.lower() in PLACE_PREPOSITIONS for word in before):
             return 0.5  # where something happened ("spent his last years at Gull Row"), not who did it
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0
@@ -598,6 +606,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
+            if expected.kind == "date" and only_life_years(span, scored.line.text, question):
+                continue  # "Ada Pell (1878–1960) founded it in 1919": 1960 dates her life, not the founding
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

@@ -32,7 +32,7 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, a_person, asked_acts, type_fit
-from satiate.engine.reading.kinds import asked_phrase, classified_as
+from satiate.engine.reading.kinds import asked_form, asked_phrase, classified_as
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import denies
 from satiate.tools.text import (
@@ -117,14 +117,12 @@ def assess(chain: Chain) -> Commitment:
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
-    # The noun the question names its answer by ("which firm", "what date") says what kind of thing the answer is, and
-    # a sentence stating the answer seldom repeats it: it counts for the answer when the chain says it or the sources
-    # call the answer by it ("the river Calder" for "which river"), and is not asked of the chain otherwise (the type
-    # test judges the kind).
+    # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
+    # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
     called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
-    kind_nouns = {stem(noun) for noun in asked_noun}
-    asked -= {noun for noun in kind_nouns - called if not states(noun, said)}
-    said_of_answer = kind_nouns & called
+    said_of_answer = {stem(noun) for noun in asked_noun} & called
+    if asked_form(chain.question):  # "on what date", "in what year": the noun names the answer's form, no relation
+        asked -= {stem(noun) for noun in asked_noun}
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
@@ -142,6 +140,12 @@ def assess(chain: Chain) -> Commitment:
     if noun and stem(noun) in asked and not any(states(stem(noun), said_in(text))
                                                 for text in chain.stating + chain.answer_pages):
         share = min(share, NO_RELATION_SHARE)  # "the first woman to ...": the sources use the word, not of the answer
+    # "what was the name of X's first wife?": the noun the answer is asked as, said by a hop but not by the sentence
+    # that states the answer, is said of someone else
+    kind_noun = stem(asked_noun[-1]) if asked_noun and chain.kind in ("person", "name") else ""
+    if kind_noun in covered and kind_noun not in said_of_answer and not any(
+            states(kind_noun, said_in(text)) for text in chain.stating + chain.answer_pages):
+        share = min(share, NO_RELATION_SHARE)
     # A time, place or name goes with the act it is asked of ("when did X close?" is not answered by a sentence about
     # its opening); a person may be tied to the act in other words ("a play by Y" for "who wrote it?").
     acts = asked_acts(chain) if chain.kind != "person" else ()

@@ -55,8 +55,12 @@ NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
+# "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
+_LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
+LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
-PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside".split())
+PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
+                               "behind opposite".split())
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
@@ -75,6 +79,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return NOT_A_NAME, "the answer is empty"
     if chain.kind == "date" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time"
+    if chain.stating and all(only_life_years(answer, text, chain.question) for text in chain.stating):
+        return WRONG_KIND, f"'{answer}' is a year of someone's life in the cited sentence, not the time asked"
     form = asked_form(question)
     if form in ("time", "period") and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
@@ -292,6 +298,16 @@ def _only_owner(name: str, sentence: str) -> bool:
     did."""
     mentions = re.findall(rf"\b{re.escape(name)}(['’]s\b)?", sentence)
     return bool(mentions) and all(mentions)
+
+
+def only_life_years(span: str, sentence: str, question: str) -> bool:
+    """The span is a year the sentence gives only as one end of someone's life ("Ada Pell (1878–1960) founded the
+    players in 1919"), and the question asks about no birth, death or age: that year dates nothing asked."""
+    if LIFE_WORDS & stems_of(question):
+        return False
+    years = re.findall(r"\d{3,4}", span)
+    in_lives = [year for match in _LIFE_SPAN.finditer(sentence) for year in match.groups()]
+    return bool(years) and all(year in in_lives and sentence.count(year) == in_lives.count(year) for year in years)
 
 
 def a_person(name: str, read: tuple[str, ...]) -> bool:

@@ -82,10 +82,15 @@ def asked_phrase(question: str) -> list[str]:
 def _before_a_name(tokens: list[str]) -> int:
     """How many of the words after "what"/"which" come before a name of two or more words that follows a lower-case
     word: the name opens the clause that describes the thing asked ("the shop Ada Pell set up"), while a single
-    capitalised word is a modifier of the noun ("which lowland Scottish town")."""
+    capitalised word is a modifier of the noun ("which lowland Scottish town"), and so is a name in the possessive
+    ("the name of Ada Pell's ship")."""
     for at in range(1, len(tokens) - 1):
         if tokens[at][:1].isupper() and tokens[at + 1][:1].isupper() and tokens[at - 1][:1].islower():
-            return at
+            run = at
+            while run + 1 < len(tokens) and tokens[run + 1][:1].isupper():
+                run += 1
+            if not tokens[run].endswith(("'s", "’s")):  # "the name of Ada Pell's ship": a possessive qualifies
+                return at
     return len(tokens)
 
 

@@ -476,6 +476,30 @@ def test_the_subject_of_a_sentence_does_every_act_of_its_main_clause():
     assert type_fit(chain("Who wrote the memoir of the ferry?", "Ivo Lant", "person", hired))[0] < 0.5
 
 
+def test_the_noun_an_answer_is_asked_as_must_be_said_by_the_sentence_that_states_it():
+    crew = "The first train was hauled by Ivo Lant driving and Bo Reed firing, with Ada Pell walking beside it."
+    hop = "In 1903 she married her second husband, a pilot from Kesh."
+    question = "What was the name of Ada Pell's first husband?"
+    verdict = assess(chain(question, "Bo Reed", "name", crew, (crew, hop), hops=(hop,), hop_pages=("Ada Pell",)))
+    assert verdict.confidence < 0.8
+    wed = "In 1890 Ada Pell married her first husband, Bo Reed, a miller."
+    assert assess(chain(question, "Bo Reed", "name", wed)).confidence == 1.0
+
+
+def test_the_form_word_of_a_time_question_is_no_relation_the_chain_must_state():
+    award = "12 September 1911 – award given at Kesh"
+    verdict = assess(chain("On what date was the award given at Kesh?", "12 September 1911", "date", award,
+                           (award, "The date of the hearing was fixed by the board.")))
+    assert verdict.factors["coverage"] == 1.0
+
+
+def test_a_year_of_someones_life_is_not_the_time_of_another_act():
+    founded = "Ada Pell (1878–1960) founded the Kesh Players in 1919."
+    fit, why = type_fit(chain("When were the Kesh Players founded?", "1960", "date", founded))
+    assert fit < 0.5 and "life" in why
+    assert type_fit(chain("When did Ada Pell die?", "1960", "date", founded))[0] == 1.0
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

@@ -18,6 +18,8 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
     assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
     assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
+    assert asked_phrase("What was the name of the ferry Ada Pell ran?") == ["ferry"]  # a name opens its clause
+    assert asked_phrase("What was the name of Ada Pell's ferry?")[-1] == "ferry"  # a possessive qualifies the noun
 
 
 def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_the_kind_asked_for() -> None:
@@ -190,3 +192,18 @@ def test_he_or_she_opening_a_sentence_is_the_pages_person_and_a_candidate_for_wh
                _page(2, "Gull Row", "Gull Row is a terrace of six cottages at Kesh, built for the pilots in 1880.")]
     found = find_answer('Who wrote the history "Lamps of Tarrow"?', sources)
     assert found.short_answer == "Ivo Marr"
+
+
+def test_he_or_she_on_a_page_that_calls_its_subject_it_is_someone_the_page_named() -> None:
+    sources = [_page(1, "Gull Halt", "Gull Halt is a request stop on a ledge above the quarry. It has no staff. The "
+                     "slip was found on 6 May 1911 by the lengthman Ivo Marr. He stopped the first train with his "
+                     "lamp, and the line was shut for a week.")]
+    found = find_answer("Who stopped the first train with his lamp?", sources)
+    assert found.short_answer != "Gull Halt"
+
+
+def test_a_year_of_someones_life_dates_nothing_else_the_sentence_tells() -> None:
+    sources = [_page(1, "Ada Pell", "Ada Pell (1878–1960) founded the Kesh Players in 1919 and ran them for thirty "
+                     "years.")]
+    assert find_answer("When were the Kesh Players founded?", sources).short_answer == "1919"
+    assert find_answer("When did Ada Pell die?", sources).short_answer in ("1878", "1960")  # a life's years answer it
