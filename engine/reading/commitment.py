@@ -130,7 +130,9 @@ def assess(chain: Chain) -> Commitment:
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
-    weight = {term: NAME_WEIGHT if term in name_stems else VERB_WEIGHT if term in verbs else 1.0 for term in asked}
+    kind_stems = {stem(noun) for noun in asked_noun}  # what the answer is asked as weighs like a name
+    weight = {term: NAME_WEIGHT if term in name_stems | kind_stems else VERB_WEIGHT if term in verbs else 1.0
+              for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:

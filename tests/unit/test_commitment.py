@@ -486,6 +486,13 @@ def test_the_noun_an_answer_is_asked_as_must_be_said_by_the_sentence_that_states
     assert assess(chain(question, "Bo Reed", "name", wed)).confidence == 1.0
 
 
+def test_the_noun_the_answer_is_asked_as_weighs_like_a_name_when_no_source_says_it_of_the_answer():
+    line = "The Kesh Railway is the narrow line that was built to climb from Orrin to the summit of Tarn Ulla."
+    read = (line, "The line is laid to a gauge of 800 mm throughout.")
+    verdict = assess(chain("What gauge is the Kesh Railway line built to?", "Tarn Ulla", "name", line, read))
+    assert verdict.confidence < 0.8 and "gauge" in verdict.explanation()
+
+
 def test_the_form_word_of_a_time_question_is_no_relation_the_chain_must_state():
     award = "12 September 1911 – award given at Kesh"
     verdict = assess(chain("On what date was the award given at Kesh?", "12 September 1911", "date", award,
