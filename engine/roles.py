@@ -237,7 +237,12 @@ def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str
         piece, word = pieces[index], lowered[index]
         verb_form = (index == 0 or piece[:1].islower()) and "-" not in word and (
             _participle(word) or word in IRREGULAR_PASTS)  # "best-known" qualifies a noun
-        return (is_act(word) or verb_form) and (index == 0 or lowered[index - 1] not in DETERMINERS)
+        previous = lowered[index - 1] if index else ""
+        # a bare form ("play") is a verb only after an auxiliary, "to" or a subject pronoun: "the first play Ada
+        # directed" names a play
+        bare = not verb_form and not word.endswith(("s", "ing")) and index > 0 and \
+            previous not in AUXILIARIES | SUBJECT_PRONOUNS | {"to"}
+        return (is_act(word) and not bare or verb_form) and previous not in DETERMINERS
 
     before = []
     for index in range(start - 1, -1, -1):

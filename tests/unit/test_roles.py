@@ -83,6 +83,9 @@ def _act(*forms: str):
     ("After the flood, Ivo Lant built the new bridge.", "Ivo Lant", "built", "built"),
     # a relative clause on the phrase says what it did itself
     ("In 1922 the mill was sold to the draper Ivo Lant, who bought it with the barn.", "Ivo Lant", "bought", "bought"),
+    # a bare form after anything but an auxiliary, "to" or a pronoun is a noun: the act is not stated by it
+    ("Gull Rose was the first play Ivo Lant directed for the company.", "Ivo Lant", "played", "directed"),
+    ("Ivo Lant was to play the miller.", "Ivo Lant", "played", "play"),
 ])
 def test_a_phrase_goes_with_the_verb_beside_it_in_its_clause(sentence, span, act, verb):
     assert nearest_verb(sentence, span, _act(act)) == verb
