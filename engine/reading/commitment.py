@@ -44,6 +44,7 @@ from satiate.tools.text import (
     clean_title,
     content_terms,
     hedged,
+    is_field,
     stem,
     verb_shaped,
     words,
@@ -151,7 +152,9 @@ def assess(chain: Chain) -> Commitment:
     # A time, place or name goes with the act it is asked of ("when did X close?" is not answered by a sentence about
     # its opening); a person may be tied to the act in other words ("a play by Y" for "who wrote it?").
     acts = asked_acts(chain) if chain.kind != "person" else ()
-    verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in chain.stating)
+    # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
+    saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
+    verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
@@ -216,7 +219,7 @@ def _said_of_something_else(chain: Chain) -> bool:
     asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(" ".join(counted))
     for text in chain.stating:
         at = text.find(chain.answer)
-        if at < 0:
+        if at < 0 or is_field(text):  # a field's label says what its value is of ("Rooms: 42")
             return False
         start = max([0] + [match.end() for match in CLAUSE_BREAK.finditer(text, 0, at)])
         end = next((match.start() for match in CLAUSE_BREAK.finditer(text, at + len(chain.answer))), len(text))

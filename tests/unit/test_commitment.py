@@ -493,6 +493,20 @@ def test_the_noun_the_answer_is_asked_as_weighs_like_a_name_when_no_source_says_
     assert verdict.confidence < 0.8 and "gauge" in verdict.explanation()
 
 
+def test_a_field_states_its_value_of_the_label_and_a_hop_stating_the_answer_states_the_act_too():
+    rooms = "Bedrooms: 42"
+    assert assess(chain("How many bedrooms does the Kesh Hotel have?", "42", "number", rooms,
+                        answer_pages=("Kesh Hotel",))).confidence == 1.0
+    dated, told = "Date: 14 May 1952", "The Kesh Hotel burned on the night of 14 May 1952."
+    verdict = assess(chain("On what date did the Kesh Hotel burn?", "14 May 1952", "date", dated, (dated, told),
+                           hops=(told,), hop_pages=("Kesh Hotel",), answer_pages=("The Kesh Hotel fire",)))
+    assert verdict.confidence == 1.0
+    other = "The Kesh Hotel was insured on 14 May 1952."
+    unsaid = assess(chain("On what date did the Kesh Hotel burn?", "14 May 1952", "date", dated, (dated, other),
+                          hops=(other,), hop_pages=("Kesh Hotel",), answer_pages=("The Kesh Hotel fire",)))
+    assert unsaid.confidence < 0.8
+
+
 def test_the_form_word_of_a_time_question_is_no_relation_the_chain_must_state():
     award = "12 September 1911 – award given at Kesh"
     verdict = assess(chain("On what date was the award given at Kesh?", "12 September 1911", "date", award,
