@@ -38,6 +38,8 @@ PHRASE_OPENERS = frozenset("in on at after before during since when while althou
                            "without under upon from for until despite unlike like once by between within".split())
 # ... of which these open a clause (with a verb of its own) rather than a prepositional phrase.
 CLAUSE_OPENERS = frozenset("after before since when while although though as because once until".split())
+# Counts that end like a participle ("eleven" is no "-en" verb)
+COUNT_WORDS = frozenset("seven eleven thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())
 REFERRING_PRONOUNS = frozenset("it its he his she her they their this".split())
 SUBJECT_PRONOUNS = frozenset("it he she they".split())
 # Simple past forms that are not "-ed": the commonest irregular verbs of narrative and encyclopedic prose.
@@ -81,7 +83,7 @@ def same_name(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _participle(word: str) -> bool:
     return word in IRREGULAR or word in PARTICIPLES or (len(word) > 3 and word.endswith("ed")) or (
-        len(word) > 4 and word.endswith(("en", "wn")) and word not in INTERVENING)
+        len(word) > 4 and word.endswith(("en", "wn")) and word not in INTERVENING | COUNT_WORDS)
 
 
 def _main_verb(tokens: list[str]) -> int | None:

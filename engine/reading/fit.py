@@ -150,9 +150,12 @@ def _not_the_actor(chain: Chain) -> str:
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
     # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
     own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
+    by_answer = re.compile(rf"\b(\w+)\s+by\s+(?:the\s+[a-z]+\s+)?{re.escape(chain.answer)}")
     for text, title in zip(chain.stating, titles):
         if act not in stems_of(text):
             continue
+        if any(stem(match.group(1)) == act for match in by_answer.finditer(text)):
+            continue  # "the rebuilt hall, designed by Ada Pell, was opened by ...": the act's own agent is named
         acting = [name_words(agent) for agent in roles(text, title).agents]
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")

@@ -521,6 +521,12 @@ def test_a_year_of_someones_life_is_not_the_time_of_another_act():
     assert type_fit(chain("When did Ada Pell die?", "1960", "date", founded))[0] == 1.0
 
 
+def test_the_agent_named_after_the_acts_own_participle_did_it_whatever_the_main_verb():
+    rebuilt = "The new hall, designed by Ada Pell, was opened in 1955 by Bo Reed."
+    assert type_fit(chain("Who designed the new hall?", "Ada Pell", "person", rebuilt))[0] == 1.0
+    assert type_fit(chain("Who designed the new hall?", "Bo Reed", "person", rebuilt))[0] < 0.5
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

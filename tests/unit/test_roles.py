@@ -86,6 +86,7 @@ def _act(*forms: str):
     # a bare form after anything but an auxiliary, "to" or a pronoun is a noun: the act is not stated by it
     ("Gull Rose was the first play Ivo Lant directed for the company.", "Ivo Lant", "played", "directed"),
     ("Ivo Lant was to play the miller.", "Ivo Lant", "played", "play"),
+    ("The bell was rung soon after eleven by Ivo Lant.", "Ivo Lant", "rung", "rung"),  # a count ending in -en is none
 ])
 def test_a_phrase_goes_with_the_verb_beside_it_in_its_clause(sentence, span, act, verb):
     assert nearest_verb(sentence, span, _act(act)) == verb
