@@ -138,6 +138,10 @@ def assess(chain: Chain) -> Commitment:
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
         share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks
+    if names and not relation and chain.kind not in VERDICT_KINDS and not any(
+            mentioned(name, list(chain.stating)) for name in names):
+        share = min(share, NO_RELATION_SHARE)  # "who is the Lantern in ...?" asks of a name only: the sentence
+        # stating the answer must name it itself, not leave it to its page's title ("Author: Ada Pell")
     described = ASKS_WHO_WAS.match(" ".join(words(chain.question)))
     noun = described.group("phrase").split()[-1] if described and chain.kind == "person" else ""
     if noun and stem(noun) in asked and not any(states(stem(noun), said_in(text))

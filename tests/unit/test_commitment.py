@@ -527,6 +527,16 @@ def test_the_agent_named_after_the_acts_own_participle_did_it_whatever_the_main_
     assert type_fit(chain("Who designed the new hall?", "Bo Reed", "person", rebuilt))[0] < 0.5
 
 
+def test_a_question_asking_only_of_a_name_needs_a_sentence_that_names_it():
+    field = "Author: Ada Pell"
+    question = "Who is the Gull in The Gull of Kesh Cross?"
+    verdict = assess(chain(question, "Ada Pell", "person", field, answer_pages=("The Gull of Kesh Cross",)))
+    assert verdict.confidence < 0.8
+    told = "In The Gull of Kesh Cross the Gull is the nickname of Bo Reed, the old ferryman."
+    assert assess(chain(question, "Bo Reed", "person", told, answer_pages=("The Gull of Kesh Cross",))).confidence \
+        == 1.0
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"
