@@ -216,6 +216,14 @@ DETERMINERS = frozenset("the a an this that these those its his her their our my
 _PIECE = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,;:()—–]")
 
 
+def relative_act(sentence: str, span: str, is_act: Callable[[str], bool]) -> str:
+    """The act a relative clause right after the span says it did ("Ada Pell, who kept the books, ..." -> "kept"),
+    or ""."""
+    described = _RELATIVE_AFTER.search(sentence[sentence.find(span) + len(span):]) if span in sentence else None
+    said = re.findall(r"[a-z]+", described.group("clause").lower()) if described else []
+    return next((word for word in said if is_act(word)), "")
+
+
 def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str | None:
     """The verb ``span`` goes with in the sentence. A time, a place or a name is said of the verb before it in its
     clause ("drew up the route in 1790 and supervised the works until it opened": 1790 goes with "drew", not with
@@ -224,9 +232,8 @@ def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str
     well as "opened"). None when the span is not found, its clause has no verb, or no form of the act stands in the
     sentence: then there is nothing to judge. A relative clause on the span says what it did itself ("sold to Ada
     Pell, who bought it for the guild": "bought" is hers)."""
-    described = _RELATIVE_AFTER.search(sentence[sentence.find(span) + len(span):]) if span in sentence else None
-    if described and any(is_act(word) for word in re.findall(r"[a-z]+", described.group("clause").lower())):
-        return next(word for word in re.findall(r"[a-z]+", described.group("clause").lower()) if is_act(word))
+    if own := relative_act(sentence, span, is_act):
+        return own
     pieces = _PIECE.findall(_RELATIVE.sub(",", sentence))
     lowered = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in pieces]  # "Pell's" is Pell
     wanted = [re.sub(r"'s$", "", piece.lower().replace("’", "'")) for piece in _PIECE.findall(span)]

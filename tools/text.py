@@ -165,11 +165,19 @@ def sentences(text: str) -> list[Sentence]:
     return list(_sentences(text))
 
 
+def _field_line(line: str) -> bool:
+    """A line that is one labelled fact ("Born: 1819, Kesh"), not a paragraph that opens on a colon ("Ada kept
+    everything: the ledgers, the keys. She ...")."""
+    return bool(_FIELD_LINE.fullmatch(line)) and not re.search(r"[.!?]\s+[A-Z][a-z]", line)
+
+
 def _blocks(text: str) -> Iterator[str]:
     """The text's paragraphs and list items, each field line a block of its own."""
     for block in _BLOCK_BREAK.split(text):
         start = 0
         for field in _FIELD_LINE.finditer(block):
+            if not _field_line(field.group(0)):
+                continue
             yield block[start:field.start()]
             yield field.group(0)
             start = field.end()
@@ -187,7 +195,7 @@ def _sentences(text: str) -> tuple[Sentence, ...]:
         # A single line break inside a paragraph wraps a line and ends no sentence (pysbd would end one there); a
         # space in its place keeps every offset.
         flat = block.replace("\n", " ")
-        for piece in [flat] if _FIELD_LINE.fullmatch(block) else _block_sentences(flat):  # a field is one fact
+        for piece in [flat] if _field_line(block) else _block_sentences(flat):  # a field is one fact
             stripped = piece.strip()
             offset = flat.find(stripped, cursor)
             if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere

@@ -32,7 +32,7 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
-from satiate.engine.roles import name_words, nearest_verb, roles, same_name
+from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -51,6 +51,7 @@ CLAUSE_WORDS = frozenset("when that which who whom whose where while after befor
 OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's new stone track")
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
+PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
@@ -97,6 +98,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
         if tokens[0] in STOPWORDS or len(tokens) == 1 and written_in_lower_case(tokens[0], chain.read):
             return NOT_A_NAME, f"'{answer}' is a common word, not a name"
+        if len(tokens) == 1 and _only_opens_sentences(answer, chain.read + chain.stating):
+            return NOT_A_NAME, f"'{answer}' is capitalised only where it opens a sentence: nothing shows it is a name"
         if chain.kind == "person" and re.search(r"\d", answer):
             return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
         if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
@@ -144,7 +147,7 @@ def _not_the_actor(chain: Chain) -> str:
     puts neither the answer nor a name of the question on its agent side (``engine.roles``): "Ada Pell founded
     Harbor Works near Tarrow" says what Ada Pell founded, so "Harbor Works" does not answer "who founded Tarrow?"."""
     asked = ASKS_WHO_DID.match(" ".join(words(chain.question)))
-    if asked is None or not verb_shaped(asked.group("act")):
+    if asked is None or not (verb_shaped(asked.group("act")) or asked.group("act") in IRREGULAR_PASTS):
         return ""
     act = stem(asked.group("act"))
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
@@ -154,8 +157,14 @@ def _not_the_actor(chain: Chain) -> str:
     for text, title in zip(chain.stating, titles):
         if act not in stems_of(text):
             continue
-        if any(stem(match.group(1)) == act for match in by_answer.finditer(text)):
-            continue  # "the rebuilt hall, designed by Ada Pell, was opened by ...": the act's own agent is named
+        if any(stem(match.group(1)) == act for match in by_answer.finditer(text)) or \
+                relative_act(text, chain.answer, lambda word: stem(word) == act):
+            continue  # "the hall, designed by Ada Pell, was opened by ...", "Ada Pell, who kept the books, ...":
+            # the act's own agent is named
+        done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if stem(match.group(1)) == act
+                and not CLAUSE_WORDS & set(words(re.split(r"[,;]", text[:match.start()])[-1]))]  # not "when it was"
+        if done and not any(re.search(rf"\b{verb}\b[^.;]*?\bby\s+(?:[a-z]+\s+){{0,3}}[A-Z]", text) for verb in done):
+            return asked.group("act")  # "the ledgers were found in the loft of X": found, by no one named
         acting = [name_words(agent) for agent in roles(text, title).agents]
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")
@@ -301,6 +310,14 @@ def _only_owner(name: str, sentence: str) -> bool:
     did."""
     mentions = re.findall(rf"\b{re.escape(name)}(['’]s\b)?", sentence)
     return bool(mentions) and all(mentions)
+
+
+def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
+    """A sentence adverb: every time the texts write the word it opens a sentence, set off by a comma ("Unusually,
+    the village had a mayor"), where any word is capitalised, and it is shaped like an adverb ("-ly")."""
+    found = [match.start() for text in texts for match in re.finditer(rf"\b{re.escape(word)}\b", text)]
+    opening = [text for text in texts for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)},", text)]
+    return word.lower().endswith("ly") and bool(found) and len(opening) == len(found)
 
 
 def only_life_years(span: str, sentence: str, question: str) -> bool:

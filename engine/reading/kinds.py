@@ -28,7 +28,8 @@ _ASKED_FORMS = (
                         r"period)\b")),
     ("measure", re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")),
     ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
-                            r"height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b")),
+                            r"height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b|"
+                            r"^what (?:did|does|do|would|will) .*\bcost\b")),  # "what did it cost to ...?"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
 )
 # Verbs that class a thing ("which objects are considered false?"): the question asks a class, not an act.

@@ -537,6 +537,30 @@ def test_a_question_asking_only_of_a_name_needs_a_sentence_that_names_it():
         == 1.0
 
 
+def test_a_word_capitalised_only_where_it_opens_a_sentence_is_no_name():
+    opener = "Oddly, Kesh had a mayor rather than a reeve."
+    fit, why = type_fit(chain("Who was mayor of Kesh in 1925?", "Oddly", "person", opener))
+    assert fit < 0.5 and "opens a sentence" in why
+    named = "In 1925 the mayor of Kesh was Ely. Ely, the miller, kept the keys."
+    assert type_fit(chain("Who was mayor of Kesh in 1925?", "Ely", "person", named))[0] == 1.0
+
+
+def test_an_act_told_in_the_passive_with_no_agent_names_no_one_who_did_it():
+    found = "The ledgers were found in 1987 in the loft of the Kesh Schoolhouse."
+    fit, why = type_fit(chain("Who found the old ledgers?", "Kesh Schoolhouse", "person", found))
+    assert fit < 0.5 and "found" in why
+    launched = "Ada Pell broke the bottle over the bow when the barge was launched."
+    assert type_fit(chain("Who launched the barge?", "Ada Pell", "person", launched))[0] == 1.0
+    kept = "The rivalry ended when Bo Reed and his sister, Ada Pell, who kept his books, agreed a common fare."
+    assert type_fit(chain("Who kept the books of the Kesh line?", "Ada Pell", "person", kept))[0] == 1.0
+
+
+def test_what_something_cost_asks_for_a_quantity():
+    chartered = "Ada Pell chartered the Gull Rose to take a party of fourteen out from Kesh."
+    fit, why = type_fit(chain("What did it cost to charter the Gull Rose?", "Ada Pell", "name", chartered))
+    assert fit < 0.5 and "quantity" in why
+
+
 def test_the_participle_of_a_passive_question_is_the_act_asked():
     renamed = "In 1980 it was renamed Gull Marine, and Bo Reed became chairman the same year."
     question = "What was Tarrow & Reed renamed in 1980?"

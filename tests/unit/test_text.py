@@ -34,6 +34,8 @@ def test_each_line_of_a_field_block_is_a_sentence_of_its_own_while_a_wrapped_lin
             "She kept the halt and\nlater the inn.")
     assert [s.text for s in sentences(text)] == ["Born: 3 May 1802, Kesh", "Died: 1870, Orren",
                                                  "Spouse: Ada Lind (m. 1830)", "She kept the halt and later the inn."]
+    prose = "Ivo carried everything: casks, coal and lime. He was a Kesh man."  # a paragraph, not a field
+    assert [s.text for s in sentences(prose)] == ["Ivo carried everything: casks, coal and lime.", "He was a Kesh man."]
 
 
 def test_numbered_items_and_bold_lead_ins_are_sentences_of_their_own_without_their_markup():
