@@ -537,28 +537,16 @@ def test_a_question_asking_only_of_a_name_needs_a_sentence_that_names_it():
         == 1.0
 
 
-def test_a_word_capitalised_only_where_it_opens_a_sentence_is_no_name():
-    opener = "Oddly, Kesh had a mayor rather than a reeve."
-    fit, why = type_fit(chain("Who was mayor of Kesh in 1925?", "Oddly", "person", opener))
-    assert fit < 0.5 and "opens a sentence" in why
+def test_a_sentence_adverb_is_no_name_but_a_one_word_name_written_inside_a_sentence_is():
     named = "In 1925 the mayor of Kesh was Ely. Ely, the miller, kept the keys."
     assert type_fit(chain("Who was mayor of Kesh in 1925?", "Ely", "person", named))[0] == 1.0
 
 
-def test_an_act_told_in_the_passive_with_no_agent_names_no_one_who_did_it():
-    found = "The ledgers were found in 1987 in the loft of the Kesh Schoolhouse."
-    fit, why = type_fit(chain("Who found the old ledgers?", "Kesh Schoolhouse", "person", found))
-    assert fit < 0.5 and "found" in why
+def test_the_one_named_as_the_acts_agent_did_it_though_the_main_clause_tells_of_something_else():
     launched = "Ada Pell broke the bottle over the bow when the barge was launched."
     assert type_fit(chain("Who launched the barge?", "Ada Pell", "person", launched))[0] == 1.0
     kept = "The rivalry ended when Bo Reed and his sister, Ada Pell, who kept his books, agreed a common fare."
     assert type_fit(chain("Who kept the books of the Kesh line?", "Ada Pell", "person", kept))[0] == 1.0
-
-
-def test_what_something_cost_asks_for_a_quantity():
-    chartered = "Ada Pell chartered the Gull Rose to take a party of fourteen out from Kesh."
-    fit, why = type_fit(chain("What did it cost to charter the Gull Rose?", "Ada Pell", "name", chartered))
-    assert fit < 0.5 and "quantity" in why
 
 
 def test_the_participle_of_a_passive_question_is_the_act_asked():
@@ -618,6 +606,14 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
      "Wife: Nora Pell, schoolteacher at the Kesh school (not Nora Marr!)", "work"),
     ("Who set up the ferry between Kesh and Orlow?", "River Tessel", "person",
      "Crosses: River Tessel, Kesh (east bank) to Orlow (west bank)", "'river'"),
+    # a sentence adverb is capitalised only where it opens a sentence: nothing shows it is a name
+    ("Who was mayor of Kesh in 1925?", "Oddly", "person", "Oddly, Kesh had a mayor rather than a reeve.",
+     "opens a sentence"),
+    # an act told in the passive with no agent names no one who did it
+    ("Who found the old ledgers?", "Kesh Schoolhouse", "person",
+     "The ledgers were found in 1987 in the loft of the Kesh Schoolhouse.", "found"),
+    ("What did it cost to charter the Gull Rose?", "Ada Pell", "name",
+     "Ada Pell chartered the Gull Rose to take a party of fourteen out from Kesh.", "quantity"),
 ])
 def test_a_name_of_the_wrong_kind_is_turned_away_with_its_reason(question, answer, kind, said, why_part):
     # a name is no quantity and no one's work; a name opening with a place noun is a place, no answer to who
