@@ -120,10 +120,11 @@ def assess(chain: Chain) -> Commitment:
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
+    kind_stems = {stem(noun) for noun in asked_noun}
     called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
-    said_of_answer = {stem(noun) for noun in asked_noun} & called
+    said_of_answer = kind_stems & called
     if asked_form(chain.question):  # "on what date", "in what year": the noun names the answer's form, no relation
-        asked -= {stem(noun) for noun in asked_noun}
+        asked -= kind_stems
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
@@ -131,7 +132,7 @@ def assess(chain: Chain) -> Commitment:
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
-    kind_stems = {stem(noun) for noun in asked_noun}  # what the answer is asked as weighs like a name
+    # what the answer is asked as weighs like a name
     weight = {term: NAME_WEIGHT if term in name_stems | kind_stems else VERB_WEIGHT if term in verbs else 1.0
               for term in asked}
     share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
@@ -149,7 +150,7 @@ def assess(chain: Chain) -> Commitment:
         share = min(share, NO_RELATION_SHARE)  # "the first woman to ...": the sources use the word, not of the answer
     # "what was the name of X's first wife?": the noun the answer is asked as, said by a hop but not by the sentence
     # that states the answer, is said of someone else
-    kind_noun = stem(asked_noun[-1]) if asked_noun and chain.kind in ("person", "name") else ""
+    kind_noun = next(iter(kind_stems), "") if chain.kind in ("person", "name") else ""
     if kind_noun in covered and kind_noun not in said_of_answer and not any(
             states(kind_noun, said_in(text)) for text in chain.stating + chain.answer_pages):
         share = min(share, NO_RELATION_SHARE)
