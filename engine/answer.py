@@ -198,15 +198,23 @@ def page_key(title: str) -> str:
     return title.replace("(", " ").replace(")", " ").lower().strip()
 
 
-def with_subject(text: str, title: str) -> str:
+def with_subject(text: str, title: str, page: str = "") -> str:
     """A sentence that opens with a pronoun gets its page's subject back: "Its breakwater ..." -> "Harbor of
-    Velmora's breakwater ...", so no claim is quoted without what it is about."""
+    Velmora's breakwater ...", so no claim is quoted without what it is about. On a ``page`` that calls its own
+    subject "it", "he" or "she" is someone else the page named, and the sentence stays as written."""
     head, _, rest = text.partition(" ")
     key = head.lower().strip(",")
     subject = clean_title(title)
     if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
         return text
+    if key in PERSONAL_PRONOUNS and page and _a_thing_page(page):
+        return text
     return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+
+
+def said_on(text: str, source: SourceRecord) -> str:
+    """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it."""
+    return with_subject(text, source["title"], source.get("text", ""))
 
 
 def prose(text: str) -> bool:

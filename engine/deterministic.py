@@ -18,7 +18,7 @@ from satiate.engine.answer import (
     find_answer,
     name_spans,
     read_for,
-    with_subject,
+    said_on,
 )
 from satiate.engine.base import Decision, ResearchView
 from satiate.engine.breadcrumbs import bridge_query, rank_breadcrumbs, search_form
@@ -433,7 +433,7 @@ class DeterministicEngine:
         """The sentence that states the short answer first (its subject restored), then the hop that led to it."""
         drafts: list[ClaimDraft] = []
         for position, line in enumerate(found.evidence):
-            text = with_subject(line.text, line.source["title"])
+            text = said_on(line.text, line.source)
             claim = self._claim(view, (line.source, text, None))
             claim.role = "answer" if position == 0 or found.kind in ("yes_no", "choice") else "hop"
             drafts.append(claim)
@@ -519,7 +519,7 @@ class DeterministicEngine:
         """A sentence of a source, cited to it and to every other source that states the same (corroboration needs
         nearly all the claim's words and every name in it, so generic sentence shapes do not count as agreement)."""
         source, text, _ = entry
-        text = with_subject(text, source["title"])  # never a claim that opens "It ..." without what it is about
+        text = said_on(text, source)  # never a claim that opens "It ..." without what it is about
         ids = [source["id"]]
         names = set(entities(text))
         threshold = max(CORROBORATION_OVERLAP, view.settings.support_min_overlap)

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
-from satiate.engine.answer import evidence_lines, expected_answer, with_subject
+from satiate.engine.answer import evidence_lines, expected_answer, said_on
 from satiate.engine.grounding import sentence_support_problem, supports
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.state.records import SourceRecord
@@ -69,7 +69,7 @@ class EvidenceItem:
 
 def evidence_items(question: str, sources: list[SourceRecord], limit: int) -> list[EvidenceItem]:
     """The ``limit`` sentences most worth showing, best first (a hop before the sentence it leads to)."""
-    return [EvidenceItem(f"E{n}", line.source, with_subject(line.text, line.source["title"]))
+    return [EvidenceItem(f"E{n}", line.source, said_on(line.text, line.source))
             for n, line in enumerate(evidence_lines(question, sources, limit), 1)]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from satiate.engine.actors import key_actors
-from satiate.engine.answer import read_for, with_subject
+from satiate.engine.answer import read_for, said_on
 from satiate.engine.grounding import gate_claims
 from satiate.engine.reading.behaviour import asks_when_code_runs, behaviour_lead
 from satiate.engine.reading.brief import brief_runs
@@ -96,7 +96,7 @@ def as_explanation(synthesis: SynthesisResponse, question: str, sources: list[So
     lead = behaviour_lead(question, read_for(question, sources), sources)
     if lead is None:
         return synthesis
-    text = with_subject(lead.line.text, lead.line.source["title"])
+    text = said_on(lead.line.text, lead.line.source)
     claims = [ClaimDraft(claim=text, source_ids=[lead.line.source["id"]], role="answer"),
               *(c for c in synthesis.claims if c.role == "claim" and c.claim != text)]
     return synthesis.model_copy(update={"answer_kind": "description", "short_answer": None, "claims": claims,
@@ -127,7 +127,7 @@ def as_brief(synthesis: SynthesisResponse, question: str, sources: list[SourceRe
     if synthesis.answer_kind != "description" or len(leading) != 1 or not sources:
         return synthesis
     ranked = read_for(question, sources).ranked
-    lead = next((s for s in ranked if leading[0].claim.endswith(with_subject(s.line.text, s.line.source["title"]))),
+    lead = next((s for s in ranked if leading[0].claim.endswith(said_on(s.line.text, s.line.source))),
                 None)  # a how-to lead may carry its page's name in front ("sieve: Tool for sifting flour")
     runs = brief_runs(question, ranked, max_chars, first=lead, max_claims=max_claims)
     if lead is None or not runs:
@@ -147,7 +147,7 @@ def opening(scored: ScoredLike) -> str:
     """A claim's first sentence as it stands alone: under an entry's heading it names the entry
     ("object.__close__: Called after ..."), else a leading pronoun gets its page's subject."""
     name = entry_name(scored)
-    return f"{name}: {scored.line.text}" if name else with_subject(scored.line.text, scored.line.source["title"])
+    return f"{name}: {scored.line.text}" if name else said_on(scored.line.text, scored.line.source)
 
 
 def joined_sentences(texts: list[str]) -> str:

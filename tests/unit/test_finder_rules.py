@@ -3,7 +3,7 @@ the finder prefers."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import _type_fit, expected_answer, find_answer
+from satiate.engine.answer import _type_fit, expected_answer, find_answer, said_on
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
 
@@ -207,3 +207,11 @@ def test_a_year_of_someones_life_dates_nothing_else_the_sentence_tells() -> None
                      "years.")]
     assert find_answer("When were the Kesh Players founded?", sources).short_answer == "1919"
     assert find_answer("When did Ada Pell die?", sources).short_answer in ("1878", "1960")  # a life's years answer it
+
+
+def test_a_claim_keeps_he_or_she_as_written_on_a_page_that_calls_its_subject_it() -> None:
+    halt = _page(1, "Gull Halt", "Gull Halt is a request stop. It has no staff. The slip was found by Ivo Marr. He "
+                 "stopped the first train.")
+    assert said_on("He stopped the first train.", halt) == "He stopped the first train."
+    person = _page(2, "Ivo Marr", "Ivo Marr kept the Tarrow light. He stopped the first train in 1911.")
+    assert said_on("He stopped the first train in 1911.", person) == "Ivo Marr stopped the first train in 1911."
