@@ -26,7 +26,7 @@ from bench.data import DEFAULT_DATA, Question, corpus_path, half_of, load_questi
 from bench.metrics import is_right
 from bench.multihop import DEFAULT_OUT
 from bench.scoring import answer_found, document_id, normalize_answer
-from satiate.engine.answer import find_answer, with_subject
+from satiate.engine.answer import find_answer, said_on
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.state.settings import setting_default
@@ -102,8 +102,8 @@ def replay(run: dict, question: Question, corpus: dict[str, dict], threshold: fl
     candidate = found.short_answer or (found.candidates[0][0] if found.candidates else None)
     # as the engine's claims have it: every sentence of a verdict states the answer, else the first and its hops
     stated = len(found.evidence) if found.kind in ("yes_no", "choice") else 1
-    stating = [with_subject(line.text, line.source["title"]) for line in found.evidence[:stated]]
-    hops = [with_subject(line.text, line.source["title"]) for line in found.evidence[stated:]]
+    stating = [said_on(line.text, line.source) for line in found.evidence[:stated]]
+    hops = [said_on(line.text, line.source) for line in found.evidence[stated:]]
     confidence, factors, missing = 0.0, {}, []
     if candidate:
         chain = Chain(question=question.question, answer=candidate, kind=found.kind, stating=tuple(stating),
