@@ -21,9 +21,16 @@ from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.chain import mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
-from satiate.engine.reading.fit import BEHAVIOUR, PLACE_PREPOSITIONS, is_alias, only_life_years
+from satiate.engine.reading.fit import BEHAVIOUR, is_alias, only_life_years, place_share
 from satiate.engine.reading.keywords import keyword_lead
-from satiate.engine.reading.kinds import PLACE_NOUNS, asked_phrase, asks_for_a_period, described_as, kind_share
+from satiate.engine.reading.kinds import (
+    PLACE_NOUNS,
+    asked_phrase,
+    asks_for_a_period,
+    counted_noun,
+    described_as,
+    kind_share,
+)
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import MONTHS, name_spans
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
@@ -410,13 +417,6 @@ def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = ""
     return match.group(0).strip(" .,;:")
 
 
-def counted_noun(question: str) -> str:
-    """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("40 million", not
-    "40 million copies")."""
-    match = re.search(r"\bhow (?:many|much)\s+(\w+)", question.lower())
-    return match.group(1) if match else ""
-
-
 def candidate_spans(text: str, expected: Expected, common: frozenset[str] = frozenset(),
                     qualifiers: frozenset[str] = frozenset(), counted: str = "") -> list[str]:
     """Spans of the expected kind in a sentence. A quantity keeps the word after it when that word is a unit of
@@ -506,8 +506,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
         quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
-        before = re.findall(rf"\b(\w+)\s+(?:the\s+)?{re.escape(span)}\b", text)
-        if before and all(word.lower() in PLACE_PREPOSITIONS for word in before):
+        if place_share(span, (text,)) == 1.0:
             return 0.5  # where something happened ("spent his last years at Gull Row"), not who did it
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0

@@ -102,7 +102,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' is capitalised only where it opens a sentence: nothing shows it is a name"
         if chain.kind == "person" and re.search(r"\d", answer):
             return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
-        if chain.kind == "person" and (_place_share(answer, chain.read) >= PLACE_SHARE or
+        if chain.kind == "person" and (place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
         # "*Gull Rose*", "“Gull Rose”" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
@@ -348,8 +348,9 @@ def is_alias(name: str, sentence: str) -> bool:
     return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()]) for alias in aliases)
 
 
-def _place_share(name: str, texts: tuple[str, ...]) -> float:
-    """The share of the name's mentions in the read text that follow a place preposition ("in", "at", "near")."""
+def place_share(name: str, texts: tuple[str, ...]) -> float:
+    """The share of the name's mentions in the texts that follow a place preposition ("in", "at", "near", "the
+    slopes of"): a name mostly read after one is where things happen, not who does them."""
     pattern = re.compile(rf"(\w+)\s+(?:the\s+|of\s+)?{re.escape(name)}\b")
     before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
     return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0

@@ -54,6 +54,13 @@ def asked_form(question: str) -> str:
     return next((form for form, wording in _ASKED_FORMS if wording.search(lowered)), "")
 
 
+def counted_noun(question: str) -> str:
+    """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("40 million", not
+    "40 million copies"), and any count of X says X."""
+    match = re.search(r"\bhow (?:many|much)\s+(\w+)", question.lower())
+    return match.group(1) if match else ""
+
+
 def asks_for_a_period(question: str) -> bool:
     """Whether the question asks for a stretch of time ("served during what years?"): one year does not answer it."""
     return asked_form(question) == "period"

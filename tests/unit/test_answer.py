@@ -6,7 +6,6 @@ import pytest
 
 from satiate.engine.answer import (
     candidate_spans,
-    counted_noun,
     evidence_lines,
     expected_answer,
     find_answer,
@@ -15,6 +14,7 @@ from satiate.engine.answer import (
     read_for,
     with_subject,
 )
+from satiate.engine.reading.kinds import counted_noun
 from satiate.nodes.synthesize import gated_short_answer
 from satiate.state.contracts import ClaimDraft, SynthesisResponse
 from satiate.tools.text import stem, stems
