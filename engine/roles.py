@@ -42,13 +42,11 @@ CLAUSE_OPENERS = frozenset("after before since when while although though as bec
 COUNT_WORDS = frozenset("seven eleven thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())
 REFERRING_PRONOUNS = frozenset("it its he his she her they their this".split())
 SUBJECT_PRONOUNS = frozenset("it he she they".split())
-# Simple past forms that are not "-ed": the commonest irregular verbs of narrative and encyclopedic prose.
-IRREGULAR_PASTS = frozenset("""
-    became began bore bought brought built came caught chose drew drove fell felt fought found flew forgot gave got
-    grew had heard held hid kept knew laid led left lent lost made meant met paid ran rang rose said sang sat saw
-    sent set shot showed slept sold spent spoke spun stood stole struck swore taught thought threw told took understood
-    went won wore wrote
-""".split())
+# Past forms the stemmer leaves whole because they are also other words (a noun, a name, a direction): read as pasts
+# only where a verb may stand. The other irregular pasts are ``tools.text.IRREGULAR``.
+SHARED_PASTS = frozenset("bore felt fell found got had hid laid left lent meant rang rose said sat set shot thought"
+                         .split())
+IRREGULAR_PASTS = frozenset(IRREGULAR) | SHARED_PASTS
 DEFINITE_OPENERS = frozenset("the this that these those its his her their".split())
 PARTICIPLES = frozenset({"born", "done", "seen", "shown", "grown", "drawn", "chosen", "sworn", "driven", "spoken",
                          "broken", "frozen", "stolen", "hidden", "ridden", "won", "run", "set", "put", "cut", "hit"})

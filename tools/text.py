@@ -110,7 +110,8 @@ def _named_keyword(tokens: list[str], at: int) -> bool:
             and tokens[at + 1] in _SYNTAX_FORMS)
 
 
-# Irregular past forms Snowball cannot reach by suffix stripping, mapped to the verb they inflect.
+# Irregular past forms Snowball cannot reach by suffix stripping, mapped to the verb they inflect. A past that is also
+# another word ("found", "left", "felt", "Lent") is left whole: ``engine.roles.SHARED_PASTS``.
 IRREGULAR = {
     "made": "make", "built": "build", "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
     "led": "lead", "held": "hold", "won": "win", "sold": "sell", "bought": "buy", "taught": "teach",
@@ -119,6 +120,10 @@ IRREGULAR = {
     "spoken": "speak", "chose": "choose", "chosen": "choose", "became": "become", "grew": "grow", "grown": "grow",
     "fought": "fight", "met": "meet", "paid": "pay", "saw": "see", "seen": "see", "stood": "stand",
     "lost": "lose", "brought": "bring", "flew": "fly", "flown": "fly", "wore": "wear", "worn": "wear",
+    "caught": "catch", "came": "come", "drove": "drive", "driven": "drive", "fallen": "fall", "forgot": "forget",
+    "heard": "hear", "kept": "keep", "sent": "send", "slept": "sleep", "spent": "spend", "spun": "spin",
+    "stole": "steal", "stolen": "steal", "struck": "strike", "swore": "swear", "sworn": "swear", "threw": "throw",
+    "thrown": "throw", "understood": "understand", "went": "go", "gone": "go", "ridden": "ride", "rode": "ride",
 }
 
 

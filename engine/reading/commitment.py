@@ -31,8 +31,8 @@ from satiate.engine.reading.chain import (
     states,
     stems_of,
 )
-from satiate.engine.reading.fit import NOT_A_NAME, PLACE_PREPOSITIONS, a_person, asked_acts, type_fit
-from satiate.engine.reading.kinds import asked_form, asked_phrase, classified_as
+from satiate.engine.reading.fit import NOT_A_NAME, a_person, asked_acts, place_share, type_fit
+from satiate.engine.reading.kinds import asked_form, asked_phrase, classified_as, counted_noun
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import denies
 from satiate.tools.text import (
@@ -90,9 +90,13 @@ def _named_nouns(chain: Chain) -> list[str]:
         return []
     found = []
     for name in name_spans(chain.question):
-        for match in re.finditer(rf"{re.escape(name)}\s+([a-z][a-z-]+)\b", chain.question):
-            # after "did"/"does" the subject ends at the bare verb: "where did the Tarrow poet die?"
-            awaits_verb = DO_FORMS & set(words(chain.question[:match.start()]))
+        for match in re.finditer(rf"{re.escape(name)}\s+([a-z][a-z-]+)\b(?!\s+(?:the|an?|to)\b)", chain.question):
+            # after "did"/"does" the subject ends at the bare verb: "where did the Tarrow poet die?"; after "that" or
+            # "which" the name opens a clause whose next word is its verb ("the guild that Ada Pell belongs to"); and
+            # a word followed by an article or "to" is a verb taking its object ("the Tarrow memorial honours the
+            # fallen"), since a noun the name qualifies ends its phrase
+            before = words(chain.question[:match.start()])
+            awaits_verb = DO_FORMS & set(before) or before[-1:] in (["that"], ["which"], ["whom"])
             if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb:
                 found.append(f"{name} {match.group(1)}")
     return found
@@ -108,7 +112,8 @@ def assess(chain: Chain) -> Commitment:
     unread = [name for name in names if not mentioned(name, read)]
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
-    unread += [noun for noun in asked_noun if not any(states(stem(noun), stems_of(text)) for text in read)]
+    form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
+    unread += [noun for noun in asked_noun if not form and not any(states(stem(noun), stems_of(text)) for text in read)]
     labels = collection_labels(chain, names)
     sentence_texts = list(chain.stating) + list(chain.hops)
     found = [name for name in names if mentioned(name, sentence_texts if name in labels else chain_texts)]
@@ -123,7 +128,7 @@ def assess(chain: Chain) -> Commitment:
     kind_stems = {stem(noun) for noun in asked_noun}
     called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
     said_of_answer = kind_stems & called
-    if asked_form(chain.question):  # "on what date", "in what year": the noun names the answer's form, no relation
+    if form:  # the form the answer takes is no relation the chain must state
         asked -= kind_stems
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
@@ -207,9 +212,8 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
         asked = [match.group(1).lower() for match in before.finditer(chain.question)]
         if any(word in STOPWORDS - ARTICLES - BE_FORMS - DO_FORMS for word in asked):
             continue
-        mentions = [match.group(1).lower() for text in chain.stating for match in before.finditer(text)]
         opening = any(text.startswith(name) for text in chain.stating)
-        if mentions and not opening and all(word in PLACE_PREPOSITIONS for word in mentions):
+        if not opening and place_share(name, chain.stating) == 1.0:
             return name
     return ""
 
@@ -220,8 +224,7 @@ def _said_of_something_else(chain: Chain) -> bool:
     last?"): a sentence that joins several facts gives each number to its own clause."""
     if chain.kind not in ("number", "date") or not chain.stating:
         return False
-    counted = re.findall(r"\bhow (?:many|much) (\w+)", chain.question.lower())  # "weeks" is said by any count of them
-    asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(" ".join(counted))
+    asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(counted_noun(chain.question))
     for text in chain.stating:
         at = text.find(chain.answer)
         if at < 0 or is_field(text):  # a field's label says what its value is of ("Rooms: 42")

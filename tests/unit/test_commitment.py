@@ -170,6 +170,25 @@ def test_the_thing_a_name_qualifies_must_be_read_about():
     assert assess(chain("Where did the painter of the Wrenfold Guild die?", "Merrow", "place", died)).confidence == 1.0
 
 
+@pytest.mark.parametrize("question", [
+    "The Wrenfold Memorial honours the fallen of which war?",  # a word before an article takes an object: a verb
+    "Which war is remembered by the memorial that Oda Venn tends?",  # after "that" the name opens a clause
+])
+def test_a_verb_after_a_name_is_no_thing_the_name_qualifies(question):
+    stating = "The Wrenfold Memorial, looked after by Oda Venn, remembers the fallen of the Salt War."
+    verdict = assess(chain(question, "the Salt War", "name", stating))
+    assert verdict.factors["names_read"] == 1.0, verdict.missing
+
+
+def test_a_noun_that_names_the_answers_form_need_not_be_read():
+    stating = "Oda Venn lived in Merrow from 1871 to 1890."
+    verdict = assess(chain("During what timeframe did Oda Venn live in Merrow?", "from 1871 to 1890", "date", stating))
+    assert verdict.factors["names_read"] == 1.0 and verdict.confidence >= 0.8, verdict.missing
+    # a noun that is a thing, not a form, still has to be read about
+    assert assess(chain("During what festival did Oda Venn live in Merrow?", "from 1871 to 1890", "date",
+                        stating)).factors["names_read"] == 0.0
+
+
 def test_an_agent_noun_is_stated_by_its_verb():
     sung = "The Gull Song was sung by Oda Venn at the Wrenfold fair."
     others = "Ida Marr, a singer and director from Merrow, owned the Wrenfold inn."  # the nouns are in use

@@ -87,6 +87,9 @@ def test_inflections_meet_and_short_words_are_not_mangled():
     assert stem("founded") == stem("founding") == stem("founds")
     assert stem("built") == stem("builds") and stem("wrote") == stem("writes")
     assert stem("sung") == stem("sings") and stem("drawn") == stem("draws") and stem("chosen") == stem("chooses")
+    assert stem("kept") == stem("keeps") and stem("went") == stem("go") and stem("sent") == stem("sends")
+    # a past that is also another word stays whole: "the Lent term", "a felt hat", "the left bank"
+    assert stem("lent") != stem("lend") and stem("felt") != stem("feel") and stem("left") != stem("leave")
     assert stem("cities") == stem("city") and stem("studies") == stem("studied")
     assert (stem("news"), stem("this"), stem("does"), stem("his")) == ("news", "this", "does", "his")
     assert stem("news") != stem("new")
