@@ -120,10 +120,11 @@ IRREGULAR = {
     "spoken": "speak", "chose": "choose", "chosen": "choose", "became": "become", "grew": "grow", "grown": "grow",
     "fought": "fight", "met": "meet", "paid": "pay", "saw": "see", "seen": "see", "stood": "stand",
     "lost": "lose", "brought": "bring", "flew": "fly", "flown": "fly", "wore": "wear", "worn": "wear",
-    "caught": "catch", "came": "come", "drove": "drive", "driven": "drive", "fallen": "fall", "forgot": "forget",
-    "heard": "hear", "kept": "keep", "sent": "send", "slept": "sleep", "spent": "spend", "spun": "spin",
-    "stole": "steal", "stolen": "steal", "struck": "strike", "swore": "swear", "sworn": "swear", "threw": "throw",
-    "thrown": "throw", "understood": "understand", "went": "go", "gone": "go", "ridden": "ride", "rode": "ride",
+    "broke": "break", "broken": "break", "caught": "catch", "came": "come", "drove": "drive", "driven": "drive",
+    "fallen": "fall", "forgot": "forget", "heard": "hear", "kept": "keep", "sent": "send", "slept": "sleep",
+    "spent": "spend", "spun": "spin", "stole": "steal", "stolen": "steal", "struck": "strike", "swore": "swear",
+    "sworn": "swear", "threw": "throw", "thrown": "throw", "understood": "understand", "went": "go", "gone": "go",
+    "ridden": "ride", "rode": "ride",
 }
 
 

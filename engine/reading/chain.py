@@ -25,6 +25,7 @@ ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
+COMPOUND_HEAD, COMPOUND_TAIL = 3, 4  # the shortest first and last parts of a compound read as its last word's act
 STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
 
 
@@ -79,6 +80,8 @@ def states(term: str, said: set[str]) -> bool:
     forms = {term}
     if len(term) > 4 and term.endswith(("er", "or")):
         forms |= {stem(term[:-2]), stem(term[:-2] + "e")}
+    # a compound written as one word says its last part: "boatbuilders" build, "woodcarvers" carve
+    forms |= {term[at:] for at in range(COMPOUND_HEAD, len(term) - COMPOUND_TAIL + 1)}
     return any(form in said or paraphrases(form) & said for form in forms)
 
 

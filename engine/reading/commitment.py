@@ -32,9 +32,9 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.fit import NOT_A_NAME, a_person, asked_acts, place_share, type_fit
-from satiate.engine.reading.kinds import asked_form, asked_phrase, classified_as, counted_noun
+from satiate.engine.reading.kinds import KIND_WORDS, asked_form, asked_phrase, classified_as, counted_noun, owned_phrase
 from satiate.engine.reading.names import name_spans
-from satiate.engine.roles import denies
+from satiate.engine.roles import IRREGULAR_PASTS, denies
 from satiate.tools.text import (
     ARTICLES,
     BE_FORMS,
@@ -57,6 +57,10 @@ ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a
 # Where one of a sentence's joined clauses ends: a semicolon, or "and"/"but" before a verb or after a comma (a bare
 # comma may only part the items of a list: "worked in Kesh, Orren and, since 2000, Tarrow").
 CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|had|has)\b)")
+# "who built the first lifeboat house at Kesh?": the thing acted on, lower-case words after the act, its noun last
+ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
+                               r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
+                               r"during|out|up|down|to|into)\b|\W*$)")
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
@@ -114,6 +118,9 @@ def assess(chain: Chain) -> Commitment:
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
     form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
     unread += [noun for noun in asked_noun if not form and not any(states(stem(noun), stems_of(text)) for text in read)]
+    # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
+    owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
+    unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
     labels = collection_labels(chain, names)
     sentence_texts = list(chain.stating) + list(chain.hops)
     found = [name for name in names if mentioned(name, sentence_texts if name in labels else chain_texts)]
@@ -167,6 +174,9 @@ def assess(chain: Chain) -> Commitment:
     verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)
+    thing = _thing_acted_on(chain, saying)
+    if thing:
+        share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
     elsewhere = _said_of_something_else(chain)
     subject = 1.0 if _on_subject(chain, names, labels) and not as_place and not elsewhere else OFF_SUBJECT
@@ -189,6 +199,8 @@ def assess(chain: Chain) -> Commitment:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if verb_unstated:
         missing.append(f"the sentence stating '{chain.answer}' does not say '{acts[0]}'")
+    if thing:
+        missing.append(f"the sentence stating '{chain.answer}' does not speak of the {thing}")
     if doubted:
         missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
     if as_place:
@@ -200,6 +212,22 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _thing_acted_on(chain: Chain, saying: list[str]) -> str:
+    """The thing a "who <did> the <thing>?" question asks about ("who built the first lifeboat house?"), when neither
+    the sentence stating the answer nor its page speaks of it: that sentence tells who did the act to something else
+    ("the boat had been built by Y")."""
+    asked = ASKS_WHO_DID_WHAT.match(chain.question.strip())
+    if asked is None or chain.kind != "person" or not (verb_shaped(asked.group("act")) or
+                                                       asked.group("act") in IRREGULAR_PASTS):
+        return ""
+    if re.match(r"\s+(?:that|which|who|whom)\b", chain.question.strip()[asked.end():]):
+        return ""  # "the company that makes X" is found through a hop, which may call it otherwise ("the firm")
+    noun = asked.group("thing").split()[-1]
+    if noun in STOPWORDS or any(states(stem(noun), said_in(text)) for text in saying + list(chain.answer_pages)):
+        return ""
+    return asked.group("thing")
 
 
 def _only_a_place(chain: Chain, names: list[str]) -> str:

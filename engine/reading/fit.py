@@ -18,6 +18,7 @@ from satiate.engine.reading.chain import (
     asked_verb,
     is_collection_label,
     question_names,
+    said_in,
     states,
     stems_of,
 )
@@ -53,6 +54,7 @@ RELATION_REACH = 5  # words between a relation word and the name it is said of (
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
+ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"  # what a thing is called
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
@@ -126,6 +128,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
+        if other := _doer_of_another_act(chain):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {other[1]}, not who {other[0]}"
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
@@ -137,6 +141,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if (chain.kind == "person" or not ASKS_FOR_A_NAME.search(question)) and \
                 any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
+        # "what was the meadow called?" is answered by the name the sentence calls something, not another of its names
+        called = [alias for text in chain.stating for alias in aliases_in(text)]
+        if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and called and answer not in called:
+            return WRONG_KIND, f"the cited sentence calls something '{called[0]}', not '{answer}'"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     return 1.0, ""
@@ -169,6 +177,20 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")
     return ""
+
+
+def _doer_of_another_act(chain: Chain) -> tuple[str, str] | None:
+    """The act asked and the other act the answer does, when the cited sentences never state the act asked and name
+    the answer only as the subject of another verb ("after the brig Gull Rose broke up" for "who chaired the
+    meeting?"): the sentence says what the answer did, and it is not what the question asks."""
+    acts = asked_acts(chain)
+    if chain.kind != "person" or not acts or not chain.stating or any(
+            states(stem(act), said_in(text)) for act in acts for text in chain.stating):
+        return None
+    following = [re.search(rf"\b{re.escape(chain.answer)}\s+([a-z]+)\b", text) for text in chain.stating]
+    verbs = [match.group(1) for match in following if match and (verb_shaped(match.group(1)) or
+                                                                 match.group(1) in IRREGULAR_PASTS)]
+    return (acts[0], verbs[0]) if len(verbs) == len(chain.stating) else None
 
 
 def asked_acts(chain: Chain) -> tuple[str, ...]:
@@ -339,13 +361,21 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(dated.search(text) for text in read)
 
 
+def aliases_in(sentence: str) -> list[str]:
+    """The names a sentence gives something as what it is called ("the meadow everybody called Long Acre",
+    "renamed her Gull Rose"), as ``is_alias`` reads them."""
+    given = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?(?=[A-Z])", sentence)
+    return [spans[0] for match in given if (spans := name_spans(sentence[match.end():]))
+            and sentence[match.end():].lstrip("\"“'").startswith(spans[0]) and is_alias(spans[0], sentence)]
+
+
 def is_alias(name: str, sentence: str) -> bool:
     """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule",
     "renamed her Gull Rose"): it names the thing the sentence is about, so it answers "what is it called", not "who
     built it". "A saddler named Bo Reed" only introduces someone by name: that is not what a thing is called."""
-    aliases = re.finditer(rf"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"
-                          rf"(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
-    return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()]) for alias in aliases)
+    aliases = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
+    return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()], re.IGNORECASE)
+               for alias in aliases)
 
 
 def place_share(name: str, texts: tuple[str, ...]) -> float:

@@ -87,6 +87,18 @@ def asked_phrase(question: str) -> list[str]:
     return []
 
 
+def owned_phrase(question: str) -> list[str]:
+    """What a "what was X's ...?" or "what was the ... of X?" question asks of X: "maiden name", "first wife", "home
+    port". Its words qualify the thing asked, so sources that never use one of them ("maiden") do not say it,
+    however much else they say of X."""
+    asked = question.strip()
+    found = re.search(r"^(?:what|which|who)\s+(?:was|is|were|are)\s+.+?['’]s\s+([a-z][a-z -]*?)\s*\?*$", asked,
+                      re.IGNORECASE) or \
+        re.search(r"^(?:what|which|who)\s+(?:was|is|were|are)\s+the\s+([a-z][a-z -]*?)\s+of\b", asked, re.IGNORECASE)
+    phrase = found.group(1).lower().split() if found else []
+    return phrase if len(phrase) <= MAX_PHRASE_WORDS and not PHRASE_ENDS & set(phrase) else []
+
+
 def _before_a_name(tokens: list[str]) -> int:
     """How many of the words after "what"/"which" come before a name of two or more words that follows a lower-case
     word: the name opens the clause that describes the thing asked ("the shop Ada Pell set up"), while a single

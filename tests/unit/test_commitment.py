@@ -64,6 +64,40 @@ def test_the_name_of_the_thing_asked_about_is_not_the_answer_about_it():
     assert is_alias("Great Tom", sentence) and not is_alias("Jorund Hale", sentence)
     assert type_fit(chain("Who cast the bell of Orlin Chapel?", "Great Tom", "person", sentence))[0] < 0.5
     assert type_fit(chain("What is the bell of Orlin Chapel called?", "Great Tom", "name", sentence))[0] == 1.0
+    assert not is_alias("Bo Reed", "A saddler named Bo Reed cast it.")  # an introduction, at a sentence's start too
+
+
+def test_a_naming_question_is_answered_by_the_name_the_sentence_calls_it():
+    stating = "The garden was laid out beside the Wenn on ground that everybody called Long Acre."
+    question = "What was the ground the garden was laid out on called?"
+    fit, why = type_fit(chain(question, "Wenn", "name", stating))
+    assert fit < 0.5 and "Long Acre" in why
+    assert type_fit(chain(question, "Long Acre", "name", stating))[0] == 1.0
+
+
+def test_a_name_that_only_does_another_act_is_not_who_did_the_act_asked():
+    question = "Who chaired the meeting that set up the Kesh lifeboat?"
+    beside = "The Kesh lifeboat was set up at a meeting held after the brig Gull Rose broke up on the rocks."
+    verdict = assess(chain(question, "Gull Rose", "person", beside))
+    assert verdict.confidence < 0.5 and "who broke, not who chaired" in verdict.explanation()
+    by = "The Kesh boathouse is a granite building by the Merrow architect Ivo Lant."
+    kept = assess(chain("Who designed the Kesh boathouse?", "Ivo Lant", "person", by))
+    assert kept.factors["type"] == 1.0  # named as the agent, though in other words
+
+
+def test_the_thing_a_who_question_acts_on_must_be_what_the_sentence_speaks_of():
+    question = "Who built the first boathouse at Kesh?"
+    boat = "The Gull Rose had been built at Kesh by Ivo Lant."
+    verdict = assess(chain(question, "Ivo Lant", "person", boat, answer_pages=("Gull Rose",)))
+    assert verdict.confidence < 0.8 and "first boathouse" in verdict.explanation()
+    house = "The first boathouse at Kesh was built by Ivo Lant."
+    assert assess(chain(question, "Ivo Lant", "person", house)).confidence == 1.0
+
+
+def test_a_compound_agent_noun_is_stated_by_its_last_part():
+    built = "The Gull Rose was built in 1853 by Rudd & Tamsin at Kesh."
+    verdict = assess(chain("Which boatbuilders built the Gull Rose?", "Rudd & Tamsin", "name", built))
+    assert verdict.factors["names_read"] == 1.0, verdict.missing
 
 
 def test_a_sentence_about_another_subject_is_off_subject_unless_a_hop_ties_it():
@@ -178,6 +212,14 @@ def test_a_verb_after_a_name_is_no_thing_the_name_qualifies(question):
     stating = "The Wrenfold Memorial, looked after by Oda Venn, remembers the fallen of the Salt War."
     verdict = assess(chain(question, "the Salt War", "name", stating))
     assert verdict.factors["names_read"] == 1.0, verdict.missing
+
+
+def test_a_word_qualifying_what_is_asked_of_a_name_must_be_read():
+    married = "Oda Venn was the wife of Ivo Venn, a miller of Merrow."
+    verdict = assess(chain("What was Oda Venn's maiden name?", "Ivo Venn", "name", married))
+    assert verdict.confidence == 0.0 and "maiden" in verdict.explanation()
+    first = "Oda Venn's first husband was Ivo Venn, a miller of Merrow."
+    assert assess(chain("Who was Oda Venn's first husband?", "Ivo Venn", "person", first)).confidence == 1.0
 
 
 def test_a_noun_that_names_the_answers_form_need_not_be_read():
