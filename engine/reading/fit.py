@@ -128,8 +128,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
-        if other := _doer_of_another_act(chain):
-            return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {other[1]}, not who {other[0]}"
+        if doer := _doer_of_another_act(chain):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {doer[0]}"
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
@@ -142,9 +142,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
                 any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
         # "what was the meadow called?" is answered by the name the sentence calls something, not another of its names
-        called = [alias for text in chain.stating for alias in aliases_in(text)]
-        if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and called and answer not in called:
-            return WRONG_KIND, f"the cited sentence calls something '{called[0]}', not '{answer}'"
+        given = [alias for text in chain.stating for alias in aliases_in(text)]
+        if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and given and answer not in given:
+            return WRONG_KIND, f"the cited sentence calls something '{given[0]}', not '{answer}'"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     return 1.0, ""
