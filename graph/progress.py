@@ -7,8 +7,11 @@ Off a terminal (a pipe, a log file, CI) only the lines are printed, so logs stay
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -130,8 +133,32 @@ class RunTally:
                 f"{self.clean_signoffs} clean sign-offs · {elapsed:.1f} s")
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives while rich writes, and raise it once rich is done.
+
+    rich's Console does not survive a KeyboardInterrupt raised inside it: one raised in ``Console.__exit__`` before the
+    console closes its output buffer leaves that buffer open for good, and every later line (the CLI's "interrupted;
+    resume with ..." among them) is kept in memory and never written. Only Python's default handler (the one that
+    raises KeyboardInterrupt) is held, and only in the main thread, where signal handlers run.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: pressed.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if pressed:
+            raise KeyboardInterrupt
+
+
 class ProgressView:
-    """Render streamed events: ``line_for(event)`` printed per event, and a live footer when writing to a terminal."""
+    """Render streamed events: ``line_for(event)`` printed per event, and a live footer when writing to a terminal.
+    Every call into rich holds Ctrl-C until it returns (``_ctrl_c_held``): a run stopped by Ctrl-C says so."""
 
     def __init__(self, console: Console, line_for: Callable[[dict[str, Any]], str | None]) -> None:
         self.console = console
@@ -144,13 +171,19 @@ class ProgressView:
         if self.console.is_terminal:
             self._live = Live(self._footer(), console=self.console, transient=True,
                               refresh_per_second=REFRESH_PER_SECOND)
-            self._live.start()
+            try:
+                with _ctrl_c_held():
+                    self._live.start()
+            except KeyboardInterrupt:  # pressed while the footer started: it is stopped, as __exit__ is not called
+                self.__exit__(None, None, None)
+                raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         if self._live is not None:
-            self._live.stop()
+            with _ctrl_c_held():
+                self._live.stop()
             self._live = None
 
     def show(self, event: dict[str, Any]) -> None:
@@ -161,10 +194,11 @@ class ProgressView:
                 event = {key: value for key, value in event.items() if key != "error"}
             self._failures_shown.add(failure)
         line = self.line_for(event)
-        if line:
-            self.console.print(line, highlight=False)  # above the footer while it is live
-        if self._live is not None:
-            self._live.update(self._footer())
+        with _ctrl_c_held():
+            if line:
+                self.console.print(line, highlight=False)  # above the footer while it is live
+            if self._live is not None:
+                self._live.update(self._footer())
 
     def _footer(self) -> Text:
         return Text("⟳ " + self.tally.summary(), style="dim")
