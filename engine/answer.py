@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.chain import mentioned, question_names
+from satiate.engine.reading.chain import Chain, mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
-from satiate.engine.reading.fit import BEHAVIOUR, is_alias, only_life_years, place_share
+from satiate.engine.reading.fit import BEHAVIOUR, article_share, asked_acts, is_alias, only_life_years, place_share
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     PLACE_NOUNS,
@@ -270,13 +270,26 @@ def _a_thing_page(text: str) -> bool:
     return any(sentence.text.startswith("It ") for sentence in sentences(text[:SCAN_CHARS])[:PAGE_OPENING])
 
 
-def _person_referred(line: Line, expected: Expected, common: frozenset[str]) -> list[str]:
+def _person_referred(line: Line, expected: Expected, common: frozenset[str], question: str,
+                     asked: frozenset[str]) -> list[str]:
     """The person a sentence opening on "He" or "She" stands for, its page's subject ("He wrote a memoir" on Ada
-    Pell's page): the one who acted, so a candidate for "who" though the sentence does not write the name."""
-    opener = line.text.split(" ", 1)[0].lower()
-    if expected.kind != "person" or opener not in SUBJECT_PERSONS or not line.referred:
+    Pell's page): the one who acted, so a candidate for "who" though the sentence does not write the name. So is
+    the person whose page has a field whose label says what the question asks of its names, and whose value names
+    no one
+    ("Keeper of the Kesh light: 1852 to 1879" on Ada Pell's page, for "who was keeper of the Kesh light?")."""
+    if expected.kind != "person" or not line.referred:
         return []
-    return name_spans(clean_title(line.source["title"]), common)[:1]
+    title = clean_title(line.source["title"])
+    opener = line.text.split(" ", 1)[0].lower()
+    label, _, value = line.text.partition(":")
+    # a label says what its person was ("Keeper of the light"), not what they did: no answer to "who built it?"
+    acts = asked_acts(Chain(question=question, answer="", kind="person", stating=()))
+    a_field = is_field(line.text) and bool(stems(label) & asked) and not name_spans(value, common) and \
+        not any(stem(act) not in stems(label) for act in acts)
+    person_page = bool(title) and title.split()[-1].lower() not in common and not _a_thing_page(line.source["text"])
+    if opener in SUBJECT_PERSONS or a_field and person_page:
+        return name_spans(title, common)[:1]
+    return []
 
 
 @dataclass
@@ -508,6 +521,8 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float
             return 0.4
         if place_share(span, (text,)) == 1.0:
             return 0.5  # where something happened ("spent his last years at Gull Row"), not who did it
+        if article_share(span, (text,)) == 1.0:
+            return 0.4  # a thing's name ("the Gull Rose was launched"): a person's takes no article
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0
 
@@ -607,7 +622,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     tied_to_question: dict[int, bool] = {}
     for scored in top:
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + \
-                _person_referred(scored.line, expected, common):
+                _person_referred(scored.line, expected, common, question, frozenset(relation)):
             key = span.lower()
             share = kind_share(span, of_kind)
             if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (

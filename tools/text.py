@@ -47,7 +47,10 @@ _STEMMER = snowballstemmer.stemmer("english")
 _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
 # A line that is a field ("Born: 1819"): it states one fact, so it is never run together with the lines around it as
 # a wrapped line is.
-_FIELD_LINE = re.compile(r"^[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s.*$", re.MULTILINE)
+# A field's label: up to three words ("Born:", "Place of birth:"), or an office held of something ("Keeper of the
+# Kesh light:"); not a clause that ends in a colon ("Boats have these parts:")
+FIELD_LABEL = r"[A-Z][\w'’-]*(?: [\w'’-]+){0,2}(?: of(?: the)? [\w'’-]+(?: [\w'’-]+)?)?:"
+_FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 # What opens a list item or a bold lead-in ("- ", "2. ", "**"): markup around a sentence, not part of what it says
 _ITEM_MARK = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")
 _INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more text: where a sentence may end
@@ -353,7 +356,7 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 
 
 # "Builder: Ada Pell." or "Opened: 1868": a short label, a colon, then a value that holds a name or a number
-_FIELD = re.compile(r"^[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s+(?=.*(?:\b[A-Z]|\d))\S.*$")
+_FIELD = re.compile(rf"^{FIELD_LABEL}\s+(?=.*(?:\b[A-Z]|\d))\S.*$")
 
 
 def is_field(sentence: str) -> bool:

@@ -64,6 +64,7 @@ LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived l
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
                                "behind opposite".split())
+HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
@@ -133,6 +134,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
+        if chain.kind == "person" and article_share(answer, chain.read) >= PLACE_SHARE:
+            return WRONG_KIND, f"'{answer}' is written after 'the', as a thing's name is (a ship's, a hall's), not who"
         if is_collection_label(chain):
             return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
@@ -378,9 +381,20 @@ def is_alias(name: str, sentence: str) -> bool:
                for alias in aliases)
 
 
+def article_share(name: str, texts: tuple[str, ...]) -> float:
+    """The share of the name's mentions in the texts written right after "the" ("the Gull Rose was launched"): a
+    person's name takes no article, a ship's, a building's or a firm's does. An honorific that takes one ("the
+    Reverend Ivo Lant") keeps a person's."""
+    if name.split()[0].lower().strip(".") in HONORIFICS:
+        return 0.0
+    pattern = re.compile(rf"(?<![\w'’-])(\w+\s+)?{re.escape(name)}\b")
+    before = [(match.group(1) or "").strip().lower() for text in texts for match in pattern.finditer(text)]
+    return sum(word == "the" for word in before) / len(before) if before else 0.0
+
+
 def place_share(name: str, texts: tuple[str, ...]) -> float:
     """The share of the name's mentions in the texts that follow a place preposition ("in", "at", "near", "the
-    slopes of"): a name mostly read after one is where things happen, not who does them."""
-    pattern = re.compile(rf"(\w+)\s+(?:the\s+|of\s+)?{re.escape(name)}\b")
+    slopes of", "from the top of"): a name mostly read after one is where things happen, not who does them."""
+    pattern = re.compile(rf"(\w+)\s+(?:the\s+(?:[a-z]+\s+of\s+)?|of\s+)?{re.escape(name)}\b")
     before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
     return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0

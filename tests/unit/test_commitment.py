@@ -33,9 +33,21 @@ def test_a_name_no_source_mentions_leaves_the_question_open():
     assert "Gellerby Mill" in verdict.explanation()
 
 
+def test_a_name_written_after_the_is_no_answer_to_who():
+    read = ("The window shows the Gull Rose among breakers.", "In 1887 the Gull Rose broke up on the Sheeves.")
+    fit, why = type_fit(chain("Who made the window?", "Gull Rose", "person", read[0], read))
+    assert fit < 0.5 and "'the'" in why
+    blessed = "It was blessed by the Reverend Ada Lind in 1889."
+    assert type_fit(chain("Who blessed the window?", "Reverend Ada Lind", "person", blessed))[0] == 1.0
+
+
 def test_a_place_is_no_answer_to_who():
     read = ("Varnholt Mill stands near Kestrel Hill.", "Walkers rest at Kestrel Hill on the way up.", FOUNDED)
     fit, why = type_fit(chain("Who founded Varnholt Mill?", "Kestrel Hill", "person", read[0], read))
+    assert fit < 0.5 and "place" in why
+    # "from the top of", "at the foot of": a place preposition governs the part named before "of"
+    parts = ("They watched from the top of Kestrel Crown.", "A cairn stands at the foot of Kestrel Crown.", FOUNDED)
+    fit, why = type_fit(chain("Who founded Varnholt Mill?", "Kestrel Crown", "person", parts[0], parts))
     assert fit < 0.5 and "place" in why
 
 

@@ -215,3 +215,24 @@ def test_a_claim_keeps_he_or_she_as_written_on_a_page_that_calls_its_subject_it(
     assert said_on("He stopped the first train.", halt) == "He stopped the first train."
     person = _page(2, "Ivo Marr", "Ivo Marr kept the Tarrow light. He stopped the first train in 1911.")
     assert said_on("He stopped the first train in 1911.", person) == "Ivo Marr stopped the first train in 1911."
+
+
+def test_a_name_written_after_the_is_a_things_and_no_answer_to_who() -> None:
+    expected = expected_answer("Who made the window in Kesh church?")
+    window = "The window, showing the Gull Rose among breakers, was made by Ivo Marr in 1889."
+    assert _type_fit("Gull Rose", expected, window) < _type_fit("Ivo Marr", expected, window)
+    assert _type_fit("Reverend Ada Lind", expected, "It was blessed by the Reverend Ada Lind.") == 1.0
+    sources = [_page(1, "Kesh church", "Kesh church has one window of note. " + window)]
+    assert find_answer("Who made the window in Kesh church?", sources).short_answer == "Ivo Marr"
+
+
+def test_a_field_on_a_persons_page_whose_label_says_what_is_asked_names_that_person() -> None:
+    sources = [_page(1, "Ivo Marr", "Born: 1819, Gull Row\nKeeper of the Tarrow light: 1852 to 1879\nDied: 1893"),
+               _page(2, "Tarrow light", "Tarrow light stands on the point. Its lamp was lit in 1852 by Ada Lind.")]
+    assert find_answer("Who was keeper of the Tarrow light?", sources).short_answer == "Ivo Marr"
+    # a field whose value names someone else tells of that one, not of the page's person
+    others = [_page(1, "Ivo Marr", "Born: 1819, Gull Row\nKeeper of the Tarrow light: Ada Lind, his aunt")]
+    assert find_answer("Who was keeper of the Tarrow light?", others).short_answer != "Ivo Marr"
+    # a label says what the person was, not what they did: it answers no "who took over ...?"
+    acts = [_page(1, "Ivo Marr", "Born: 1819, Gull Row\nKeeper of the Tarrow light: 1852 to 1879")]
+    assert find_answer("Who took over the Tarrow light after 1879?", acts).short_answer != "Ivo Marr"
