@@ -21,7 +21,15 @@ from satiate.engine.reading.brief import EXPLAINING
 from satiate.engine.reading.chain import Chain, mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
-from satiate.engine.reading.fit import BEHAVIOUR, article_share, asked_acts, is_alias, only_life_years, place_share
+from satiate.engine.reading.fit import (
+    ASKS_FOR_A_NAME,
+    BEHAVIOUR,
+    article_share,
+    asked_acts,
+    is_alias,
+    only_life_years,
+    place_share,
+)
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     PLACE_NOUNS,
@@ -509,18 +517,19 @@ def head_noun(question: str) -> str:
     return phrase[-1] if phrase else ""
 
 
-def _type_fit(span: str, expected: Expected, text: str, head: str = "") -> float:
+def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: bool = False) -> float:
     """How well a span fits the kind asked for; a quoted span is a title, not a person; a span that carries the
-    question's own noun ("Harrow County" for "what county") fits best."""
-    if head and head in span.lower().split():
+    question's own noun ("Harrow County" for "what county") fits best, and so does the name a sentence says
+    something is called, for a question asking what it was called (``naming``)."""
+    if head and head in span.lower().split() or naming and expected.kind != "person" and is_alias(span, text):
         return 1.3
     if expected.kind == "person":
         parts = [part for part in span.split() if part != "&"]  # "Pell & Sons": a firm's name, each word capitalised
         quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
-        if place_share(span, (text,)) == 1.0:
-            return 0.5  # where something happened ("spent his last years at Gull Row"), not who did it
+        if place_share(span, (text,)) == 1.0 or words(span)[-1:] and words(span)[-1] in PLACE_NOUNS:
+            return 0.5  # where something happened ("spent his last years at Gull Row", "Bridge Street"), not who
         if article_share(span, (text,)) == 1.0:
             return 0.4  # a thing's name ("the Gull Rose was launched"): a person's takes no article
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
@@ -603,6 +612,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     question_terms = frozenset(stems(question))
     focus = focus_terms(question) & question_terms or question_terms
     head = head_noun(question)
+    naming = bool(ASKS_FOR_A_NAME.search(question.lower()))  # "what was the meadow called?"
     names = tuple(question_names(question))
     counted = counted_noun(question)
     qualifiers = question_terms - {stem(counted)}
@@ -640,7 +650,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             closeness = _proximity(scored.line.text, span, focus)
-            fit = _type_fit(span, expected, scored.line.text, head) if share is None else 1.0 + KIND_FIT * share
+            fit = _type_fit(span, expected, scored.line.text, head, naming) if share is None else \
+                1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if names and not tied_to_question.setdefault(id(scored), _names_any(_evidence(scored), names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer

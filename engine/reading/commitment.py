@@ -61,6 +61,7 @@ CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|w
 ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
+VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
@@ -104,6 +105,19 @@ def _named_nouns(chain: Chain) -> list[str]:
             if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb:
                 found.append(f"{name} {match.group(1)}")
     return found
+
+
+def _placed_elsewhere(chain: Chain) -> str:
+    """The place a question puts its thing at ("the boatyard at Kesh"), when neither the sentence stating the answer
+    nor its page (its title, or a sentence of it cited) names that place: the sentence tells of such a thing
+    somewhere else ("the yard at Quillby basin"), though another text may name both places together."""
+    own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page in chain.answer_pages]
+    for name in name_spans(chain.question):
+        placed = re.search(rf"\bthe\s+([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b", chain.question)
+        if placed and placed.group(1) not in STOPWORDS and not mentioned(
+                name, list(chain.stating) + list(chain.answer_pages) + own_page):
+            return f"{placed.group(1)} at {name}"
+    return ""
 
 
 def assess(chain: Chain) -> Commitment:
@@ -174,6 +188,9 @@ def assess(chain: Chain) -> Commitment:
     verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)
+    version = _version_unsaid(chain, saying) or _placed_elsewhere(chain)
+    if version:
+        share = min(share, NO_RELATION_SHARE)
     thing = _thing_acted_on(chain, saying)
     if thing:
         share = min(share, NO_RELATION_SHARE)
@@ -199,6 +216,8 @@ def assess(chain: Chain) -> Commitment:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     if verb_unstated:
         missing.append(f"the sentence stating '{chain.answer}' does not say '{acts[0]}'")
+    if version:
+        missing.append(f"the sentence stating '{chain.answer}' does not say it is of the {version}")
     if thing:
         missing.append(f"the sentence stating '{chain.answer}' does not speak of the {thing}")
     if doubted:
@@ -212,6 +231,19 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _version_unsaid(chain: Chain, saying: list[str]) -> str:
+    """A word the question sets before a name to say which version of it is meant ("the rebuilt East Wing",
+    "Kesh's original hall"), when no sentence stating the answer says it: a figure of one version is no figure of
+    the other."""
+    for match in re.finditer(r"\b(?:the|\w+['’]s)\s+([a-z][a-z-]+)\s+(?=[A-Z])", chain.question):
+        word = match.group(1)  # "the rebuilt hall", "the restored mill", not "the barge Gull Rose" (what it is)
+        versioned = word in VERSION_WORDS or verb_shaped(word) or word.startswith("re") and verb_shaped(word[2:])
+        if versioned and not any(states(stem(word), said_in(text)) for text in saying):
+            name = (name_spans(chain.question[match.end(1):]) or [""])[0]
+            return f"{word} {name}".strip()
+    return ""
 
 
 def _thing_acted_on(chain: Chain, saying: list[str]) -> str:

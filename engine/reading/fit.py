@@ -28,6 +28,7 @@ from satiate.engine.reading.kinds import (
     asked_form,
     asked_phrase,
     classified_as,
+    counted_noun,
     phrase_tokens,
     said_to_be,
 )
@@ -64,6 +65,9 @@ LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived l
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
                                "behind opposite".split())
+CURRENCY = re.compile(r"^[£$€¥]\s?\d")  # a sum of money, not a count of things
+MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
+ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
 HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
@@ -92,6 +96,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
     if form == "period" and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
+    counted = counted_noun(chain.question)
+    if chain.kind == "number" and counted and CURRENCY.match(answer) and counted not in MONEY_WORDS:
+        return WRONG_KIND, f"'{answer}' is a sum of money, and the question counts {counted}"
+    if ranked := _ranked_otherwise(chain):
+        return WRONG_KIND, f"the cited sentence calls '{answer}' the {ranked[1]} {ranked[2]}, not the {ranked[0]}"
+    if other := _act_of_someone_else(chain):
+        return WRONG_KIND, f"in the cited sentence '{answer}' goes with {other}, whom the question does not ask about"
     if chain.kind in NAMED_KINDS and form == "quantity" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
     if chain.kind in NAMED_KINDS and form == "calling":
@@ -122,6 +133,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence names '{answer}' as the owner of the {owned}, not as the {owned}"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
+        asked_noun = (asked_phrase(chain.question) or [""])[-1]
+        if chain.kind == "name" and asked_noun and asked_noun not in PLACE_NOUNS and len(tokens) >= 2 and \
+                tokens[-1] in PLACE_NOUNS and tokens[-1] != asked_noun:
+            return WRONG_KIND, f"'{answer}' is named as a {tokens[-1]}, and the question asks for a {asked_noun}"
         if chain.kind == "person" and len(tokens) >= 2 and (tokens[-1] in PLACE_NOUNS or tokens[0] in PLACE_NOUNS):
             noun = tokens[-1] if tokens[-1] in PLACE_NOUNS else tokens[0]
             return WRONG_KIND, f"'{answer}' is named as a place ('{noun}'), and the question asks who"
@@ -180,6 +195,39 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return asked.group("act")
     return ""
+
+
+def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
+    """The rank the question asks for ("the first curator"), when every cited sentence gives the answer another rank
+    with the same noun ("X was the second curator"): the first and the second holders are different people."""
+    lowered = " ".join(words(chain.question))
+    ranks = "|".join(ORDINALS)
+    asked = re.search(rf"\b({ranks})\s+([a-z-]+)", lowered)
+    if asked is None or not chain.stating:
+        return None
+    rank, noun = asked.groups()
+    given = [re.search(rf"\b({ranks})\s+{re.escape(noun)}", " ".join(words(text))) for text in chain.stating]
+    others = [match.group(1) for match in given if match and match.group(1) != rank]
+    return (f"{rank} {noun}", others[0], noun) if len(others) == len(chain.stating) else None
+
+
+def _act_of_someone_else(chain: Chain) -> str:
+    """Someone else the answer's act is told of in a relative clause ("her husband, Ivo Lant, a miller, who died in
+    1888" for "when did Ada Lant die?"): the time or place goes with that person, not with the one asked about."""
+    acts = {stem(act) for act in asked_acts(chain)}
+    names = question_names(chain.question)
+    if chain.kind not in ("date", "place", "number") or not acts or not names or not chain.stating:
+        return ""
+    told = re.compile(rf"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)(?:,\s+[^,;]{{1,60}})?,\s+who\s+([^,;]*?)"
+                      rf"{re.escape(chain.answer)}")
+    others = []
+    for text in chain.stating:
+        match = told.search(text)
+        if match is None or not any(stem(word) in acts for word in words(match.group(2))) or any(
+                same_name(name_words(match.group(1)), name_words(name)) for name in names):
+            return ""
+        others.append(match.group(1))
+    return others[0]
 
 
 def _doer_of_another_act(chain: Chain) -> tuple[str, str] | None:

@@ -234,6 +234,45 @@ def test_a_word_qualifying_what_is_asked_of_a_name_must_be_read():
     assert assess(chain("Who was Oda Venn's first husband?", "Ivo Venn", "person", first)).confidence == 1.0
 
 
+@pytest.mark.parametrize("question, answer, kind, stating, reason", [
+    # a sum of money counts no things
+    ("How many shells were in the Tarrow collection?", "£6,000", "number",
+     "The Tarrow collection came with £6,000 for a new room.", "money"),
+    # the second holder of an office is not its first
+    ("Who was the Kesh Museum's first curator?", "Ada Lind", "person",
+     "Ada Lind was the second curator of the Kesh Museum, from 1890 to 1921.", "second curator"),
+    # a time told of someone else in a relative clause
+    ("When did Ada Lind die?", "1888", "date",
+     "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
+    # a street is no building
+    ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
+     "Marr Hall on Gull Street was built in 1788.", "street"),
+])
+def test_a_span_of_another_kind_rank_or_person_is_turned_away(question, answer, kind, stating, reason):
+    fit, why = type_fit(chain(question, answer, kind, stating))
+    assert fit < 0.5 and reason in why
+
+
+def test_a_version_the_question_names_must_be_said_of_the_answer_but_not_what_the_thing_is():
+    original = "The East Wing was built in 1870, and it held 180 display cases."
+    verdict = assess(chain("How many display cases did the rebuilt East Wing have?", "180", "number", original))
+    assert verdict.confidence < 0.8 and "rebuilt East Wing" in verdict.explanation()
+    rebuilt = "The East Wing was rebuilt in 1932 and held 240 display cases."
+    assert assess(chain("How many display cases did the rebuilt East Wing have?", "240", "number",
+                        rebuilt)).confidence == 1.0
+    built = "Built: 1903, at Tansey Bridge, by Pell & Sons"  # "the barge" says what it is, not which version
+    assert assess(chain("Where was the barge Gull Rose built?", "Tansey Bridge", "place", built,
+                        answer_pages=("Gull Rose",))).factors["coverage"] > 0.5
+
+
+def test_a_thing_placed_by_a_name_must_be_read_of_that_place():
+    stating = "The boatyard at Quillby basin was founded in 1793 by Ivo Marr."
+    read = (stating, "The Kesh & Quillby canal ran for twelve miles.")
+    verdict = assess(chain("Who founded the boatyard at Kesh?", "Ivo Marr", "person", stating, read))
+    assert verdict.confidence < 0.8 and "boatyard at Kesh" in verdict.explanation()
+    assert assess(chain("Who founded the boatyard at Quillby?", "Ivo Marr", "person", stating, read)).confidence == 1.0
+
+
 def test_a_noun_that_names_the_answers_form_need_not_be_read():
     stating = "Oda Venn lived in Merrow from 1871 to 1890."
     verdict = assess(chain("During what timeframe did Oda Venn live in Merrow?", "from 1871 to 1890", "date", stating))

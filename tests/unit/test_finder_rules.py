@@ -236,3 +236,17 @@ def test_a_field_on_a_persons_page_whose_label_says_what_is_asked_names_that_per
     # a label says what the person was, not what they did: it answers no "who took over ...?"
     acts = [_page(1, "Ivo Marr", "Born: 1819, Gull Row\nKeeper of the Tarrow light: 1852 to 1879")]
     assert find_answer("Who took over the Tarrow light after 1879?", acts).short_answer != "Ivo Marr"
+
+
+def test_a_naming_question_prefers_the_name_a_sentence_calls_something() -> None:
+    ground = "The garden was laid out beside the Wenn on ground that everybody called Long Acre."
+    expected = expected_answer("What was the ground the garden was laid out on called?")
+    assert _type_fit("Long Acre", expected, ground, naming=True) > _type_fit("Wenn", expected, ground, naming=True)
+    sources = [_page(1, "Kesh garden", "Kesh garden opened in 1834. " + ground)]
+    assert find_answer("What was the ground the garden was laid out on called?", sources).short_answer == "Long Acre"
+
+
+def test_a_name_ending_in_a_place_noun_is_a_place_for_who() -> None:
+    raised = "The alarm was raised by the stoker, Ivo Marr, who then ran the length of Gull Street to the station."
+    expected = expected_answer("Who raised the alarm?")
+    assert _type_fit("Gull Street", expected, raised) < _type_fit("Ivo Marr", expected, raised)
