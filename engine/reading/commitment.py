@@ -31,7 +31,7 @@ from satiate.engine.reading.chain import (
     states,
     stems_of,
 )
-from satiate.engine.reading.fit import NOT_A_NAME, a_person, asked_acts, place_share, type_fit
+from satiate.engine.reading.fit import LIFE_WORDS, NOT_A_NAME, a_person, asked_acts, place_share, type_fit
 from satiate.engine.reading.kinds import KIND_WORDS, asked_form, asked_phrase, classified_as, counted_noun, owned_phrase
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import IRREGULAR_PASTS, denies
@@ -318,6 +318,10 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     ("the orchard *that* P founded") or the hop states a relation the question asks through: a sentence that merely
     mentions the question's town beside another town ("a village downstream of Dunmore") is no way from "the mayor
     of <that village>" to the other town's mayor."""
+    if names and LIFE_WORDS & stems_of(chain.question) and chain.stating and chain.answer_pages and all(
+            is_field(text) for text in chain.stating) and all(
+            _someone_elses_page(page, names, chain.read) for page in chain.answer_pages):
+        return False  # "Died: 1901" on another person's page is that person's death, whoever its hops name
     stating = list(chain.stating) + list(chain.answer_pages)
     asked = stems_of(chain.question) - stems_of(chain.answer)
     if any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names) or \

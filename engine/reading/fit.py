@@ -176,24 +176,32 @@ def _not_the_actor(chain: Chain) -> str:
     if asked is None or not (verb_shaped(asked.group("act")) or asked.group("act") in IRREGULAR_PASTS):
         return ""
     act = stem(asked.group("act"))
+    # a verb with its particle ("set up", "took over") is one act, said in other words too ("established")
+    particle = re.match(rf"^who {asked.group('act')} (up|over|out|off|down)\b", " ".join(words(chain.question)))
+    phrase = f"{act} {particle.group(1)}" if particle else ""
+    said_act = f"{asked.group('act')} {particle.group(1)}" if particle else asked.group("act")
+
+    def is_act(word: str) -> bool:
+        return stem(word) == act or bool(phrase) and states(phrase, {stem(word)})
+
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
     # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
     own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
     by_answer = re.compile(rf"\b(\w+)\s+by\s+(?:the\s+[a-z]+\s+)?{re.escape(chain.answer)}")
     for text, title in zip(chain.stating, titles):
-        if act not in stems_of(text):
+        if act not in stems_of(text) and not (phrase and states(phrase, said_in(text))):
             continue
-        if any(stem(match.group(1)) == act for match in by_answer.finditer(text)) or \
-                relative_act(text, chain.answer, lambda word: stem(word) == act):
+        if any(is_act(match.group(1)) for match in by_answer.finditer(text)) or \
+                relative_act(text, chain.answer, is_act):
             continue  # "the hall, designed by Ada Pell, was opened by ...", "Ada Pell, who kept the books, ...":
             # the act's own agent is named
-        done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if stem(match.group(1)) == act
+        done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if is_act(match.group(1))
                 and not CLAUSE_WORDS & set(words(re.split(r"[,;]", text[:match.start()])[-1]))]  # not "when it was"
         if done and not any(re.search(rf"\b{verb}\b[^.;]*?\bby\s+(?:[a-z]+\s+){{0,3}}[A-Z]", text) for verb in done):
-            return asked.group("act")  # "the ledgers were found in the loft of X": found, by no one named
+            return said_act  # "the ledgers were found in the loft of X": found, by no one named
         acting = [name_words(agent) for agent in roles(text, title).agents]
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
-            return asked.group("act")
+            return said_act
     return ""
 
 
@@ -386,11 +394,13 @@ def _only_owner(name: str, sentence: str) -> bool:
 
 
 def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
-    """A sentence adverb: every time the texts write the word it opens a sentence, set off by a comma ("Unusually,
-    the village had a mayor"), where any word is capitalised, and it is shaped like an adverb ("-ly")."""
+    """A common word capitalised only because it opens a sentence, where any word is: a sentence adverb set off by a
+    comma ("Unusually, the village had a mayor"), or the noun heading a phrase with "of" ("Holders of the mail
+    contract:"). Every time the texts write the word, it is written so."""
     found = [match.start() for text in texts for match in re.finditer(rf"\b{re.escape(word)}\b", text)]
     opening = [text for text in texts for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)},", text)]
-    return word.lower().endswith("ly") and bool(found) and len(opening) == len(found)
+    heading = [text for text in texts for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)}\s+of\b", text)]
+    return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or len(heading) == len(found))
 
 
 def only_life_years(span: str, sentence: str, question: str) -> bool:

@@ -253,6 +253,31 @@ def test_a_span_of_another_kind_rank_or_person_is_turned_away(question, answer, 
     assert fit < 0.5 and reason in why
 
 
+def test_an_act_with_its_particle_is_read_in_other_words_and_its_agent_is_who_did_it():
+    fund = ("The Kesh Relief Fund was established in 1890 by the Reverend Ivo Lant, in the weeks after Ada Marr was "
+            "drowned crossing the Sound.")
+    fit, why = type_fit(chain("Who set up the Kesh Relief Fund?", "Ada Marr", "person", fund))
+    assert fit < 0.5 and "not the one who set up" in why
+    assert type_fit(chain("Who set up the Kesh Relief Fund?", "Reverend Ivo Lant", "person", fund))[0] == 1.0
+
+
+def test_a_noun_heading_a_list_is_no_name():
+    heading = "Holders of the Kesh mail contract:"
+    fit, why = type_fit(chain("Who held the Kesh mail contract?", "Holders", "person", heading))
+    assert fit == 0.0 and "opens a sentence" in why
+
+
+def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
+    died = "Died: 1901, Kesh"
+    read = ("Ivo Lant. Born: 1830, Kesh. She was a teacher.", "Ivo Lant courted Miss Marr until the day she died.",
+            died)
+    verdict = assess(chain("When did Ada Marr die?", "1901", "date", died, read, answer_pages=("Ivo Lant",),
+                           hops=(read[1],), hop_pages=("The choir and Ada Marr",)))
+    assert verdict.factors["subject"] < 1.0
+    own = assess(chain("When did Ivo Lant die?", "1901", "date", died, read, answer_pages=("Ivo Lant",)))
+    assert own.factors["subject"] == 1.0
+
+
 def test_a_version_the_question_names_must_be_said_of_the_answer_but_not_what_the_thing_is():
     original = "The East Wing was built in 1870, and it held 180 display cases."
     verdict = assess(chain("How many display cases did the rebuilt East Wing have?", "180", "number", original))
