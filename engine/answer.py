@@ -283,8 +283,7 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     """The person a sentence opening on "He" or "She" stands for, its page's subject ("He wrote a memoir" on Ada
     Pell's page): the one who acted, so a candidate for "who" though the sentence does not write the name. So is
     the person whose page has a field whose label says what the question asks of its names, and whose value names
-    no one
-    ("Keeper of the Kesh light: 1852 to 1879" on Ada Pell's page, for "who was keeper of the Kesh light?")."""
+    no one ("Keeper of the Kesh light: 1852 to 1879" on Ada Pell's page, for "who was keeper of the Kesh light?")."""
     if expected.kind != "person" or not line.referred:
         return []
     title = clean_title(line.source["title"])
@@ -293,7 +292,7 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     # a label says what its person was ("Keeper of the light"), not what they did: no answer to "who built it?"
     acts = asked_acts(Chain(question=question, answer="", kind="person", stating=()))
     a_field = is_field(line.text) and bool(stems(label) & asked) and not name_spans(value, common) and \
-        not any(stem(act) not in stems(label) for act in acts)
+        all(stem(act) in stems(label) for act in acts)
     person_page = bool(title) and title.split()[-1].lower() not in common and not _a_thing_page(line.source["text"])
     if opener in SUBJECT_PERSONS or a_field and person_page:
         return name_spans(title, common)[:1]

@@ -99,6 +99,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     counted = counted_noun(chain.question)
     if chain.kind == "number" and counted and CURRENCY.match(answer) and counted not in MONEY_WORDS:
         return WRONG_KIND, f"'{answer}' is a sum of money, and the question counts {counted}"
+    if chain.kind == "number" and _a_year(answer, chain.stating):
+        return WRONG_KIND, f"'{answer}' is a year in the cited sentence, and the question asks how many"
     if ranked := _ranked_otherwise(chain):
         return WRONG_KIND, f"the cited sentence calls '{answer}' the {ranked[1]} {ranked[2]}, not the {ranked[0]}"
     if other := _act_of_someone_else(chain):
@@ -203,6 +205,14 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return said_act
     return ""
+
+
+def _a_year(answer: str, stating: tuple[str, ...]) -> bool:
+    """A four-digit number the cited sentences give as a point in time ("from about 1880", "in 1902"): a year,
+    which counts nothing."""
+    year = re.fullmatch(r"(?:(?:about|around|c\.|circa)\s*)?(1[0-9]{3}|20[0-9]{2})", answer.strip())
+    return bool(year) and any(re.search(rf"\b(?:in|from|since|until|till|by|after|before|about|around|c\.)\s+"
+                                        rf"{re.escape(answer.strip())}\b", text) for text in stating)
 
 
 def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:

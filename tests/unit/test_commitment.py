@@ -244,6 +244,9 @@ def test_a_word_qualifying_what_is_asked_of_a_name_must_be_read():
     # a time told of someone else in a relative clause
     ("When did Ada Lind die?", "1888", "date",
      "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
+    # a year counts nothing
+    ("How many weeks did the Kesh strike last?", "about 1880", "number",
+     "A heron on a letter T, impressed, from about 1880.", "year"),
     # a street is no building
     ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
      "Marr Hall on Gull Street was built in 1788.", "street"),
