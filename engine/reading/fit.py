@@ -29,6 +29,7 @@ from satiate.engine.reading.kinds import (
     asked_phrase,
     classified_as,
     counted_noun,
+    owned_phrase,
     phrase_tokens,
     said_to_be,
 )
@@ -161,6 +162,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if (chain.kind == "person" or not ASKS_FOR_A_NAME.search(question)) and \
                 any(is_alias(answer, text) for text in chain.stating):
             return WRONG_KIND, f"'{answer}' is the name of the thing asked about, not the answer about it"
+        if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and (told := _tells_of_the_asked(chain)):
+            return WRONG_KIND, f"the cited sentence tells of the {told} itself; '{answer}' is something else it names"
         # "what was the meadow called?" is answered by the name the sentence calls something, not another of its names
         given = [alias for text in chain.stating for alias in aliases_in(text)]
         if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and given and answer not in given:
@@ -205,6 +208,22 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return said_act
     return ""
+
+
+def _tells_of_the_asked(chain: Chain) -> str:
+    """The thing a naming question describes ("what was Kesh's first motor lifeboat called?"), when every cited
+    sentence opens on that description as its subject and gives the answer later, not as what it is called
+    ("Kesh's first motor lifeboat came in 1924, replacing the Gull Rose"): the answer is another thing the sentence
+    names, and the name asked for is the one the sentence leaves out (often its page's title)."""
+    described = [word for word in owned_phrase(chain.question) if not ASKS_FOR_A_NAME.search(word)]
+    wanted = {stem(word) for word in described if word not in STOPWORDS}
+    if len(wanted) < 2 or not chain.stating:
+        return ""
+    for text in chain.stating:
+        opening = " ".join(text.split()[:len(described) + 2])
+        if not wanted <= stems_of(opening) or chain.answer in opening or is_alias(chain.answer, text):
+            return ""
+    return " ".join(described)
 
 
 def _a_year(answer: str, stating: tuple[str, ...]) -> bool:

@@ -247,6 +247,9 @@ def test_a_word_qualifying_what_is_asked_of_a_name_must_be_read():
     # a year counts nothing
     ("How many weeks did the Kesh strike last?", "about 1880", "number",
      "A heron on a letter T, impressed, from about 1880.", "year"),
+    # the sentence tells of the thing described; the answer is another thing it names
+    ("What was Kesh's first motor lifeboat called?", "Gull Rose", "name",
+     "Kesh's first motor lifeboat came on station in 1924, replacing the Gull Rose.", "tells of the first motor"),
     # a street is no building
     ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
      "Marr Hall on Gull Street was built in 1788.", "street"),
@@ -279,6 +282,11 @@ def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
     assert verdict.factors["subject"] < 1.0
     own = assess(chain("When did Ivo Lant die?", "1901", "date", died, read, answer_pages=("Ivo Lant",)))
     assert own.factors["subject"] == 1.0
+
+
+def test_a_name_the_sentence_gives_the_described_thing_answers_what_it_was_called():
+    named = "Kesh's first motor lifeboat was named Tern Star in 1924."
+    assert type_fit(chain("What was Kesh's first motor lifeboat called?", "Tern Star", "name", named))[0] == 1.0
 
 
 def test_a_version_the_question_names_must_be_said_of_the_answer_but_not_what_the_thing_is():
