@@ -234,43 +234,12 @@ def test_a_word_qualifying_what_is_asked_of_a_name_must_be_read():
     assert assess(chain("Who was Oda Venn's first husband?", "Ivo Venn", "person", first)).confidence == 1.0
 
 
-@pytest.mark.parametrize("question, answer, kind, stating, reason", [
-    # a sum of money counts no things
-    ("How many shells were in the Tarrow collection?", "£6,000", "number",
-     "The Tarrow collection came with £6,000 for a new room.", "money"),
-    # the second holder of an office is not its first
-    ("Who was the Kesh Museum's first curator?", "Ada Lind", "person",
-     "Ada Lind was the second curator of the Kesh Museum, from 1890 to 1921.", "second curator"),
-    # a time told of someone else in a relative clause
-    ("When did Ada Lind die?", "1888", "date",
-     "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
-    # a year counts nothing
-    ("How many weeks did the Kesh strike last?", "about 1880", "number",
-     "A heron on a letter T, impressed, from about 1880.", "year"),
-    # the sentence tells of the thing described; the answer is another thing it names
-    ("What was Kesh's first motor lifeboat called?", "Gull Rose", "name",
-     "Kesh's first motor lifeboat came on station in 1924, replacing the Gull Rose.", "tells of the first motor"),
-    # a street is no building
-    ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
-     "Marr Hall on Gull Street was built in 1788.", "street"),
-])
-def test_a_span_of_another_kind_rank_or_person_is_turned_away(question, answer, kind, stating, reason):
-    fit, why = type_fit(chain(question, answer, kind, stating))
-    assert fit < 0.5 and reason in why
-
-
 def test_an_act_with_its_particle_is_read_in_other_words_and_its_agent_is_who_did_it():
     fund = ("The Kesh Relief Fund was established in 1890 by the Reverend Ivo Lant, in the weeks after Ada Marr was "
             "drowned crossing the Sound.")
     fit, why = type_fit(chain("Who set up the Kesh Relief Fund?", "Ada Marr", "person", fund))
     assert fit < 0.5 and "not the one who set up" in why
     assert type_fit(chain("Who set up the Kesh Relief Fund?", "Reverend Ivo Lant", "person", fund))[0] == 1.0
-
-
-def test_a_noun_heading_a_list_is_no_name():
-    heading = "Holders of the Kesh mail contract:"
-    fit, why = type_fit(chain("Who held the Kesh mail contract?", "Holders", "person", heading))
-    assert fit == 0.0 and "opens a sentence" in why
 
 
 def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
@@ -711,6 +680,26 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
      "The ledgers were found in 1987 in the loft of the Kesh Schoolhouse.", "found"),
     ("What did it cost to charter the Gull Rose?", "Ada Pell", "name",
      "Ada Pell chartered the Gull Rose to take a party of fourteen out from Kesh.", "quantity"),
+    # a sum of money counts no things
+    ("How many shells were in the Tarrow collection?", "£6,000", "number",
+     "The Tarrow collection came with £6,000 for a new room.", "money"),
+    # the second holder of an office is not its first
+    ("Who was the Kesh Museum's first curator?", "Ada Lind", "person",
+     "Ada Lind was the second curator of the Kesh Museum, from 1890 to 1921.", "second curator"),
+    # a time told of someone else in a relative clause
+    ("When did Ada Lind die?", "1888", "date",
+     "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
+    # a year counts nothing
+    ("How many weeks did the Kesh strike last?", "about 1880", "number",
+     "A heron on a letter T, impressed, from about 1880.", "year"),
+    # the sentence tells of the thing described; the answer is another thing it names
+    ("What was Kesh's first motor lifeboat called?", "Gull Rose", "name",
+     "Kesh's first motor lifeboat came on station in 1924, replacing the Gull Rose.", "tells of the first motor"),
+    # a street is no building
+    ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
+     "Marr Hall on Gull Street was built in 1788.", "street"),
+    # a noun heading a list is capitalised only where it opens a line
+    ("Who held the Kesh mail contract?", "Holders", "person", "Holders of the Kesh mail contract:", "opens a sentence"),
 ])
 def test_a_name_of_the_wrong_kind_is_turned_away_with_its_reason(question, answer, kind, said, why_part):
     # a name is no quantity and no one's work; a name opening with a place noun is a place, no answer to who
