@@ -57,6 +57,9 @@ RELATION_REACH = 5  # words between a relation word and the name it is said of (
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"  # what a thing is called
+# "who was the engineer behind X?": the noun that says what the one asked for is
+ASKS_ROLE = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<role>(?:[a-z-]+ ){0,2}?[a-z-]+)"
+                       r"(?= (?:of|behind|for|at|in|on|to|who|that|when)\b|$)")
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
@@ -147,6 +150,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
         if act := _not_the_actor(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
+        if chain.kind == "person" and (other_head := _another_head(chain)):
+            return WRONG_KIND, f"the cited sentence says '{answer}' is {other_head}, not what the question asks for"
         if doer := _doer_of_another_act(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {doer[0]}"
         if inner := _inner_relation(chain):
@@ -224,6 +229,20 @@ def _tells_of_the_asked(chain: Chain) -> str:
         if not wanted <= stems_of(opening) or chain.answer in opening or is_alias(chain.answer, text):
             return ""
     return " ".join(described)
+
+
+def _another_head(chain: Chain) -> str:
+    """What the cited sentence says the answer is, when the question's noun is only a modifier there: "who was the
+    engineer?" is not answered by "X was the engineering firm", which is a firm."""
+    asked = ASKS_ROLE.match(" ".join(words(chain.question)))
+    if asked is None:
+        return ""
+    noun = stem(asked.group("role").split()[-1])
+    for text in chain.stating:
+        said = said_to_be(chain.answer, text)
+        if not said or said[-1] == asked.group("role").split()[-1] or noun not in {stem(word) for word in said[:-1]}:
+            return ""
+    return "the " + " ".join(said_to_be(chain.answer, chain.stating[0])) if chain.stating else ""
 
 
 def _a_year(answer: str, stating: tuple[str, ...]) -> bool:

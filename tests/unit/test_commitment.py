@@ -253,6 +253,11 @@ def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
     assert own.factors["subject"] == 1.0
 
 
+def test_a_role_said_with_a_modifier_of_its_own_still_answers_who_held_it():
+    chief = "Ada Pell was the chief engineer of the Kesh Railway."
+    assert type_fit(chain("Who was the engineer behind the Kesh Railway?", "Ada Pell", "person", chief))[0] == 1.0
+
+
 def test_a_name_the_sentence_gives_the_described_thing_answers_what_it_was_called():
     named = "Kesh's first motor lifeboat was named Tern Star in 1924."
     assert type_fit(chain("What was Kesh's first motor lifeboat called?", "Tern Star", "name", named))[0] == 1.0
@@ -698,6 +703,9 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a street is no building
     ("What was the name of the building where the Kesh Museum first opened?", "Gull Street", "name",
      "Marr Hall on Gull Street was built in 1788.", "street"),
+    # the question's noun only modifies what the sentence says the answer is
+    ("Who was the engineer behind the Kesh Railway?", "Pell & Reed Ltd", "person",
+     "Pell & Reed Ltd was the engineering firm that built the engines of the Kesh Railway.", "engineering firm"),
     # a noun heading a list is capitalised only where it opens a line
     ("Who held the Kesh mail contract?", "Holders", "person", "Holders of the Kesh mail contract:", "opens a sentence"),
 ])
