@@ -40,7 +40,7 @@ from satiate.engine.reading.kinds import (
     kind_share,
 )
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
-from satiate.engine.reading.names import MONTHS, name_spans
+from satiate.engine.reading.names import name_spans
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
@@ -49,6 +49,7 @@ from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     AUXILIARIES,
+    MONTHS,
     SCAN_CHARS,
     STOPWORDS,
     SYNTAX_NOUN,
@@ -187,7 +188,9 @@ def expected_answer(question: str) -> Expected:
         return Expected("date")
     if IDENTITY.match(question.strip()):
         return Expected("description")
-    if first in {"who", "whom", "whose"} or re.search(r"\bby (?:who|whom)\b", lowered):
+    # "by whom ...?", "on whose orders ...?": a preposition before the question word still asks for a person
+    if first in {"who", "whom", "whose"} or re.match(r"\w+ (?:whom|whose)\b", lowered) or \
+            re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
             noun.group(1) in PLACE_NOUNS:

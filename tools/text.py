@@ -52,7 +52,10 @@ _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
 FIELD_LABEL = r"[A-Z][\w'’-]*(?: [\w'’-]+){0,2}(?: of(?: the)? [\w'’-]+(?: [\w'’-]+)?)?:"
 _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 # What opens a list item or a bold lead-in ("- ", "2. ", "**"): markup around a sentence, not part of what it says
-_ITEM_MARK = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")
+MONTHS = ("January February March April May June July August September October November December").split()
+# A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
+_ENTRY_DATE = re.compile(rf"^[>\s]*(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\.$")
+_ITEM_MARK = re.compile(r"^(?:>\s*)*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")  # a quote's, an item's marks
 _INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more text: where a sentence may end
 _PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]?[A-Z0-9*])")  # an end mark, then a capital or a digit
 # A full stop after a word shaped like an abbreviation: an initial ("J."), a short word ("Dr.", "St.", "Capt.",
@@ -201,15 +204,22 @@ def _sentences(text: str) -> tuple[Sentence, ...]:
         block_start = text.find(block, position)
         position = block_start + len(block)
         cursor = 0
+        dated_from = -1  # where an entry's date began, kept to open the sentence it dates
         # A single line break inside a paragraph wraps a line and ends no sentence (pysbd would end one there); a
         # space in its place keeps every offset.
         flat = block.replace("\n", " ")
-        for piece in [flat] if _field_line(block) else _block_sentences(flat):  # a field is one fact
+        pieces = [flat] if _field_line(block) else _block_sentences(flat)  # a field is one fact
+        for number, piece in enumerate(pieces):
             stripped = piece.strip()
             offset = flat.find(stripped, cursor)
             if offset < 0:  # the splitter returns pieces of its input; guard so an offset never points elsewhere
                 continue
             cursor = offset + len(stripped)
+            if _ENTRY_DATE.match(stripped) and number + 1 < len(pieces):
+                dated_from = offset
+                continue
+            if dated_from >= 0:
+                stripped, offset, dated_from = flat[dated_from:cursor], dated_from, -1
             marked = len(_ITEM_MARK.match(stripped).group(0))  # type: ignore[union-attr]  # it matches the empty string
             said = stripped[marked:].replace("**", "")
             if len(said) < 3:

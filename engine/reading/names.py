@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import AUXILIARIES, NAME_CONNECTORS, STOPWORDS, WH_WORDS, verb_shaped
+from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, WH_WORDS, verb_shaped
 
-MONTHS = ("January February March April May June July August September October November December").split()
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)

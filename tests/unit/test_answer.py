@@ -60,6 +60,10 @@ PEOPLE = [
     ("What does the grind statement do in a mill block?", "description"),
     ("What does harbor.dock return when the quay is full?", "description"),
     ("What does the Orren Cider Works make?", "name"),
+    # a preposition before "whose" or "whom" still asks for a person; a relative "whose" does not
+    ("On whose orders was the Velmora school shut?", "person"),
+    ("With whom did Ada Quill sail to Velmora?", "person"),
+    ("What was the name of the singer whose song opened the Velmora festival?", "name"),
 ])
 def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str) -> None:
     assert expected_answer(question).kind == kind

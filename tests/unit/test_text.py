@@ -47,6 +47,16 @@ def test_numbered_items_and_bold_lead_ins_are_sentences_of_their_own_without_the
     assert text[found[1].start:found[1].end] == "Kesh Halt"  # the offsets skip the item's number
 
 
+def test_a_quoted_log_entry_is_one_sentence_with_its_date_and_without_the_quote_marks():
+    text = ("The log book says:\n\n> 3 May 1891. Kesh school closed this day by order of Dr Vera Lind.\n>\n"
+            "> 9 May 1891. Reopened.")
+    found = sentences(text)
+    assert [s.text for s in found] == ["The log book says:",
+                                       "3 May 1891. Kesh school closed this day by order of Dr Vera Lind.",
+                                       "9 May 1891. Reopened."]
+    assert claimable(found[1].text) and text[found[1].start:found[1].end].startswith("3 May 1891.")
+
+
 def test_a_labelled_field_is_a_statement_however_short():
     assert is_field("Builder: Vera Lindqvist.") and claimable("Builder: Vera Lindqvist.")
     assert is_field("Opened: 3 May 1868") and claimable("Opened: 3 May 1868")
