@@ -13,7 +13,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from satiate.engine.reading.names import LEADING_NOISE, name_spans
+from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.tools.lexicon import paraphrases, phrase_stems
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
@@ -91,7 +91,20 @@ def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
     qualifies ("the Tarrow library") is read about when one text has both, ``together`` or not."""
     wanted = stems_of(name) or {stem(w) for w in words(name)}
     return any(wanted <= stems_of(text) and (not together or _together(_sequence(name), _sequence(text)))
-               for text in texts)
+               for text in texts) or _initialled(name, texts)
+
+
+def _initialled(name: str, texts: list[str]) -> bool:
+    """A person's name written with the initial of its first word ("A. Spurway" for "Alice Spurway"), when no text
+    gives that initial and surname another first name ("Arthur Spurway"): notes and letters shorten names so."""
+    parts = name.split()
+    if len(parts) < 2 or not re.fullmatch(r"[A-Z][a-z]{2,}", parts[0]) or not parts[-1][:1].isupper():
+        return False
+    rest = r"\s+".join(re.escape(part) for part in parts[1:])
+    others = re.compile(rf"\b{parts[0][0]}[a-z]+\s+{rest}\b")
+    if any(match.group(0).split()[0] != parts[0] for text in texts for match in others.finditer(text)):
+        return False  # another first name with that initial: the initial does not tell which
+    return any(re.search(rf"\b{parts[0][0]}\.\s*{rest}\b", text) for text in texts)
 
 
 def _sequence(text: str) -> list[str]:
@@ -124,7 +137,8 @@ def asked_verb(chain: Chain) -> str:
     asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
     if asked is None or asked.group("verb") in STOPWORDS or chain.kind in VERDICT_KINDS:
         return ""
-    return asked.group("verb")
+    before = words(chain.question[:asked.start("verb")])[-1:]
+    return "" if before and before[0] in DETERMINERS else asked.group("verb")  # "open its doors": a noun
 
 
 def is_collection_label(chain: Chain) -> bool:

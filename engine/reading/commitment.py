@@ -18,6 +18,7 @@ which test failed, and the commit threshold (a setting) decides when the bold is
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -31,12 +32,29 @@ from satiate.engine.reading.chain import (
     states,
     stems_of,
 )
-from satiate.engine.reading.fit import LIFE_WORDS, NOT_A_NAME, a_person, asked_acts, place_share, type_fit
-from satiate.engine.reading.kinds import KIND_WORDS, asked_form, asked_phrase, classified_as, counted_noun, owned_phrase
+from satiate.engine.reading.fit import (
+    LIFE_WORDS,
+    NOT_A_NAME,
+    ORDINALS,
+    a_person,
+    asked_acts,
+    place_share,
+    type_fit,
+)
+from satiate.engine.reading.kinds import (
+    KIND_WORDS,
+    PHRASE_ENDS,
+    asked_form,
+    asked_phrase,
+    classified_as,
+    counted_noun,
+    owned_phrase,
+)
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import IRREGULAR_PASTS, denies
 from satiate.tools.text import (
     ARTICLES,
+    AUXILIARIES,
     BE_FORMS,
     DO_FORMS,
     STOPWORDS,
@@ -62,6 +80,15 @@ ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
+# "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
+TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
+                      r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
+# verbs that tell no event of their own: "the commission went through the council" is told by its other words
+LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
+CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # where a dating clause ends
+RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
+OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
+PARTICLES = frozenset("out up down off over away back".split())  # "drew the first tile out of the kiln"
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
@@ -110,12 +137,14 @@ def _named_nouns(chain: Chain) -> list[str]:
 def _placed_elsewhere(chain: Chain) -> str:
     """The place a question puts its thing at ("the boatyard at Kesh"), when neither the sentence stating the answer
     nor its page (its title, or a sentence of it cited) names that place: the sentence tells of such a thing
-    somewhere else ("the yard at Quillby basin"), though another text may name both places together."""
+    somewhere else ("the yard at Quillby basin"), though another text may name both places together. A place named
+    only inside a longer name ("the Kesh & Orren canal") is not named: that is the other thing's name."""
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page in chain.answer_pages]
+    texts = list(chain.stating) + list(chain.answer_pages) + own_page
     for name in name_spans(chain.question):
         placed = re.search(rf"\bthe\s+([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b", chain.question)
-        if placed and placed.group(1) not in STOPWORDS and not mentioned(
-                name, list(chain.stating) + list(chain.answer_pages) + own_page):
+        named = any(re.sub(r"['’]s$", "", span) == name for text in texts for span in name_spans(text))
+        if placed and placed.group(1) not in STOPWORDS and not named:
             return f"{placed.group(1)} at {name}"
     return ""
 
@@ -194,6 +223,12 @@ def assess(chain: Chain) -> Commitment:
     thing = _thing_acted_on(chain, saying)
     if thing:
         share = min(share, NO_RELATION_SHARE)
+    other_thing = _set_on_another(chain, saying)
+    if other_thing:
+        share = min(share, NO_RELATION_SHARE)
+    event = _event_unstated(chain, said)
+    if event:
+        share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
     elsewhere = _said_of_something_else(chain)
     subject = 1.0 if _on_subject(chain, names, labels) and not as_place and not elsewhere else OFF_SUBJECT
@@ -220,6 +255,11 @@ def assess(chain: Chain) -> Commitment:
         missing.append(f"the sentence stating '{chain.answer}' does not say it is of the {version}")
     if thing:
         missing.append(f"the sentence stating '{chain.answer}' does not speak of the {thing}")
+    if event:
+        missing.append(f"the cited sentences do not say when {event}")
+    if other_thing:
+        missing.append(f"the sentence stating '{chain.answer}' says '{other_thing.split()[0]}' of something else, "
+                       f"not of the {other_thing}")
     if doubted:
         missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
     if as_place:
@@ -244,6 +284,49 @@ def _version_unsaid(chain: Chain, saying: list[str]) -> str:
             name = (name_spans(chain.question[match.end(1):]) or [""])[0]
             return f"{word} {name}".strip()
     return ""
+
+
+def _set_on_another(chain: Chain, saying: list[str]) -> str:
+    """A rank or version the question sets on its noun ("the first keeper", "the original hall"), when every time the
+    sentences stating the answer use that word they set it on another noun ("the original front wall", "the first
+    good tile"): the word tells of that other thing, so the sentence does not say the answer is the one asked for.
+    Used of an act ("it was first drawn by Y"), the word may well tell of the thing asked."""
+    tokens = words(chain.question)
+    at = next((i for i, token in enumerate(tokens[1:-1], 1) if token in RANKS and tokens[i - 1] in OWNERS or
+               token in RANKS and tokens[i - 1].endswith(("'s", "’s"))), None)
+    if at is None:
+        return ""
+    phrase = list(itertools.takewhile(lambda word: not (word in STOPWORDS | PHRASE_ENDS | AUXILIARIES | PARTICLES or
+                                                        verb_shaped(word)), tokens[at + 1:at + 5]))
+    if not phrase:
+        return ""
+    modifier, head = tokens[at], stem(phrase[-1])
+    elsewhere = False
+    for text in saying:
+        said = re.findall(r"[a-z0-9'’]+|[^\sa-z0-9'’-]", text.lower())  # "cellar-master": two words, as asked
+        for where in (i for i, token in enumerate(said) if token == modifier):
+            after = list(itertools.takewhile(lambda token: token[0].isalnum(), said[where + 1:where + 5]))
+            if head in {stem(word) for word in after}:
+                return ""  # said of the noun asked: "the first lighthouse keeper"
+            if not after or after[0] in STOPWORDS or verb_shaped(after[0]):
+                return ""  # "the first of them", "was the first.", "first drawn by": the sentence may mean it
+            elsewhere = True  # set on another noun
+    return f"{modifier} {' '.join(phrase)}" if elsewhere else ""
+
+
+def _event_unstated(chain: Chain, said: set[str]) -> str:
+    """The event a question dates its answer by ("who was bandmaster at the time the hut burned down?", "... in the
+    year the dam was finished"), when no cited sentence states its verb: which holder, which figure, is the one of
+    that time is then not shown, however well the rest is covered."""
+    timed = TIMED_BY.search(chain.question.strip().rstrip("?"), 1)  # not the question's own "when"
+    if timed is None:
+        return ""
+    clause = list(itertools.takewhile(lambda word: word.lower() not in CLAUSE_OPENERS, timed.group("clause").split()))
+    verbs = [word for word in map(str.lower, clause) if (verb_shaped(word) or word in IRREGULAR_PASTS) and
+             stem(word) not in LIGHT_VERBS]
+    if not verbs or any(states(stem(verb), said) for verb in verbs):
+        return ""
+    return " ".join(clause)
 
 
 def _thing_acted_on(chain: Chain, saying: list[str]) -> str:

@@ -33,7 +33,7 @@ from satiate.engine.reading.kinds import (
     phrase_tokens,
     said_to_be,
 )
-from satiate.engine.reading.names import name_spans, written_in_lower_case
+from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, stem, verb_shaped, words
@@ -56,6 +56,9 @@ RELATION_REACH = 5  # words between a relation word and the name it is said of (
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
+# "the designer of the Gull": one the question describes by an act done to a named thing
+DESCRIBED_AGENT = re.compile(r"\bthe (?P<agent>[a-z]+(?:er|or|ist)) of (?:the )?"
+                             r"(?P<thing>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*)")
 ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"  # what a thing is called
 # "who was the engineer behind X?": the noun that says what the one asked for is
 ASKS_ROLE = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<role>(?:[a-z-]+ ){0,2}?[a-z-]+)"
@@ -68,7 +71,7 @@ _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
-                               "behind opposite".split())
+                               "behind opposite up down along towards toward".split())
 CURRENCY = re.compile(r"^[£$€¥]\s?\d")  # a sum of money, not a count of things
 MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
@@ -103,10 +106,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     counted = counted_noun(chain.question)
     if chain.kind == "number" and counted and CURRENCY.match(answer) and counted not in MONEY_WORDS:
         return WRONG_KIND, f"'{answer}' is a sum of money, and the question counts {counted}"
+    if chain.kind == "number" and counted in MONEY_WORDS | {"money"} and not _a_sum(answer, chain.stating):
+        return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and _a_year(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is a year in the cited sentence, and the question asks how many"
     if ranked := _ranked_otherwise(chain):
-        return WRONG_KIND, f"the cited sentence calls '{answer}' the {ranked[1]} {ranked[2]}, not the {ranked[0]}"
+        asked = "time again" if ranked[0] == "again" else ranked[0]
+        return WRONG_KIND, f"the cited sentence calls '{answer}' the {ranked[1]} {ranked[2]}, not the {asked}"
     if other := _act_of_someone_else(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with {other}, whom the question does not ask about"
     if chain.kind in NAMED_KINDS and form == "quantity" and not re.search(r"\d", answer):
@@ -154,6 +160,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence says '{answer}' is {other_head}, not what the question asks for"
         if doer := _doer_of_another_act(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {doer[0]}"
+        if described := _the_described_agent(chain):
+            return WRONG_KIND, (f"the cited sentences say '{answer}' is the {described} the question speaks of, the "
+                                "way to the answer, not the one it asks for")
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
@@ -253,18 +262,28 @@ def _a_year(answer: str, stating: tuple[str, ...]) -> bool:
                                         rf"{re.escape(answer.strip())}\b", text) for text in stating)
 
 
+def _a_sum(answer: str, stating: tuple[str, ...]) -> bool:
+    """The answer is a sum of money: a currency sign, or a money word with it ("£600", "600 pounds", "six guineas")."""
+    return bool(CURRENCY.match(answer.strip())) or bool(MONEY_WORDS & set(words(answer))) or any(
+        re.search(rf"{re.escape(answer)}\s+(?:{'|'.join(MONEY_WORDS)})\b", text) for text in stating)
+
+
 def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
-    """The rank the question asks for ("the first curator"), when every cited sentence gives the answer another rank
-    with the same noun ("X was the second curator"): the first and the second holders are different people."""
+    """The rank the question asks for ("the first curator"), when every cited sentence gives a rank of its own and
+    none the one asked ("X was the second curator", "X was the last man to hold the post"): the first and the last
+    holders are different people, whatever noun each sentence uses. A time "again" is any time but the first."""
     lowered = " ".join(words(chain.question))
     ranks = "|".join(ORDINALS)
-    asked = re.search(rf"\b({ranks})\s+([a-z-]+)", lowered)
+    asked = re.search(rf"\b({ranks})\s+([a-z-]+)|\b(again)\b", lowered)  # "lit again": any time but the first
     if asked is None or not chain.stating:
         return None
-    rank, noun = asked.groups()
-    given = [re.search(rf"\b({ranks})\s+{re.escape(noun)}", " ".join(words(text))) for text in chain.stating]
-    others = [match.group(1) for match in given if match and match.group(1) != rank]
-    return (f"{rank} {noun}", others[0], noun) if len(others) == len(chain.stating) else None
+    rank, noun = (asked.group(1), asked.group(2)) if asked.group(1) else ("again", "")
+    said = [" ".join(words(text)) for text in chain.stating]
+    if any(re.search(rf"\b{rank}\b", text) for text in said):
+        return None
+    given = [re.search(rf"\b({ranks})\s+([a-z-]+)", text) for text in said]
+    others = [(match.group(1), match.group(2)) for match in given if match]
+    return (f"{rank} {noun}".strip(), *others[0]) if len(others) == len(chain.stating) else None
 
 
 def _act_of_someone_else(chain: Chain) -> str:
@@ -318,7 +337,9 @@ def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
     if verb := asked_verb(Chain(question=asked, answer="", kind=kind, stating=())):
         acts.append(verb)
     last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", asked)
-    if last and verb_shaped(last[0]) and not _ends_in_a_clause(words(asked)):
+    tokens = words(asked)
+    after_determiner = len(tokens) > 1 and tokens[-2] in DETERMINERS  # "open its doors": "doors" is a noun
+    if last and verb_shaped(last[0]) and not after_determiner and not _ends_in_a_clause(tokens):
         acts.append(last[0])
     if passive := ASKS_THROUGH_PASSIVE.match(asked[:1].lower() + asked[1:]):
         for word in re.findall(r"[\w'’-]+|,", passive.group("rest")):
@@ -362,6 +383,29 @@ def _other_act(chain: Chain) -> str:
     stating = [text for text in chain.stating if not own_act(text)]
     nearest = [verb for text in stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
     return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
+
+
+def _the_described_agent(chain: Chain) -> str:
+    """The one a question describes by an act done to a named thing ("the designer of the Gull"), when a cited
+    sentence says the answer did that act to it ("the Gull was designed by Ada Pell") and the question asks not who
+    that one is ("who was the designer of the Gull?") but someone tied to them ("under whom did the designer of the
+    Gull train?"): the answer is the way to the one asked for."""
+    described = DESCRIBED_AGENT.search(chain.question)
+    if described is None or chain.kind != "person":
+        return ""
+    if re.fullmatch(r"(?:who|whom) (?:was|is|were|are)", " ".join(words(chain.question[:described.start()]))):
+        return ""  # "who was the designer of the Gull?" asks for that one
+    agent, thing = described.group("agent"), described.group("thing")
+
+    def is_act(word: str) -> bool:
+        return states(stem(agent), {stem(word)})
+
+    by_answer = re.compile(rf"\b(\w+)\s+by\s+(?:(?:the|a|an)\s+)?(?:[a-z]+\s+){{0,3}}{re.escape(chain.answer)}")
+    for text in chain.stating + chain.hops:  # the answer on the act's agent side: "designed by the architect Ada Pell"
+        if thing in text and (any(is_act(match.group(1)) for match in by_answer.finditer(text)) or
+                              relative_act(text, chain.answer, is_act)):
+            return f"{agent} of {thing}"
+    return ""
 
 
 def _inner_relation(chain: Chain) -> str:
@@ -446,8 +490,9 @@ def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
     comma ("Unusually, the village had a mayor"), or the noun heading a phrase with "of" ("Holders of the mail
     contract:"). Every time the texts write the word, it is written so."""
     found = [match.start() for text in texts for match in re.finditer(rf"\b{re.escape(word)}\b", text)]
-    opening = [text for text in texts for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)},", text)]
-    heading = [text for text in texts for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)}\s+of\b", text)]
+    start = r"(?:^|[.!?]\s+)[*_#>\s-]*"  # a sentence's or a line's start, past the marks notes set there ("**")
+    opening = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)},", text, re.M)]
+    heading = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)}\s+of\b", text, re.M)]
     return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or len(heading) == len(found))
 
 
@@ -500,7 +545,8 @@ def article_share(name: str, texts: tuple[str, ...]) -> float:
 
 def place_share(name: str, texts: tuple[str, ...]) -> float:
     """The share of the name's mentions in the texts that follow a place preposition ("in", "at", "near", "the
-    slopes of", "from the top of"): a name mostly read after one is where things happen, not who does them."""
-    pattern = re.compile(rf"(\w+)\s+(?:the\s+(?:[a-z]+\s+of\s+)?|of\s+)?{re.escape(name)}\b")
+    slopes of", "from the top of"): a name mostly read after one is where things happen, not who does them. A name
+    written as an owner ("in Ada Pell's hand") qualifies the noun after it, which is what the preposition governs."""
+    pattern = re.compile(rf"(\w+)\s+(?:the\s+(?:[a-z]+\s+of\s+)?|of\s+)?{re.escape(name)}\b(?!['’]s?\b)")
     before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
     return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0

@@ -37,7 +37,8 @@ JUDGING = frozenset("considered regarded deemed thought believed held reckoned".
 # Nouns that name a kind of place: "which county" asks for a place, and "the river Selk" is one.
 PLACE_NOUNS = frozenset(
     "place city town country county state region province village area location river island continent district "
-    "capital borough municipality street road lane row square avenue quay wharf".split()
+    "capital borough municipality street road lane row square avenue quay wharf junction valley harbour port "
+    "bay".split()
 )
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
