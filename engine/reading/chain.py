@@ -22,6 +22,8 @@ VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides
 # (also "which club did X merge with?": a noun after the question word, a preposition after the verb)
 ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?: [a-z]+)? (?:do|does|did) .*? "
                         r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
+# what follows a verb that takes a place or a thing: a particle or a preposition ("move out of", "sail to")
+VERB_FOLLOWERS = frozenset("out up down off away back over to from for into in on at with about against".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
@@ -134,11 +136,32 @@ def _together(name: list[str], text: list[str]) -> bool:
 def asked_verb(chain: Chain) -> str:
     """The verb a "when/where/what did X <verb>?" question asks about, its last word ("when did the mill close?"):
     the sentence that states the answer must state it. Not for a verdict, nor when the question ends in a name."""
+    if chain.kind in VERDICT_KINDS:
+        return ""
     asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
-    if asked is None or asked.group("verb") in STOPWORDS or chain.kind in VERDICT_KINDS:
+    if asked is None:
+        return _verb_before_its_object(chain.question)
+    if asked.group("verb") in STOPWORDS:
         return ""
     before = words(chain.question[:asked.start("verb")])[-1:]
     return "" if before and before[0] in DETERMINERS else asked.group("verb")  # "open its doors": a noun
+
+
+def _verb_before_its_object(question: str) -> str:
+    """The bare verb of a "when did X <verb> ...?" question that goes on past it to a place or a name ("when did
+    the mill move out of Kesh?", "when did Ada Pell leave Kesh?"): the first word after the subject that the verb
+    lexicon knows as a verb and that a particle, a preposition or a name follows."""
+    opened = re.match(r"^(?:\w+ )?(?:when|where|why|how|what|which)(?: [a-z]+)? (?:do|does|did) ", question,
+                      re.IGNORECASE)
+    if opened is None:
+        return ""
+    rest = re.findall(r"[\w'’-]+", question[opened.end():])
+    for at, word in enumerate(rest[1:-1], 1):
+        follower = rest[at + 1]
+        if word.islower() and word not in STOPWORDS | DETERMINERS and paraphrases(stem(word)) and (
+                follower in VERB_FOLLOWERS or follower[:1].isupper()):
+            return word  # a word the lexicon knows as a verb: "leave Kesh", not "the album Gull Rose"
+    return ""
 
 
 def is_collection_label(chain: Chain) -> bool:

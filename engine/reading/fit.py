@@ -36,7 +36,7 @@ from satiate.engine.reading.kinds import (
 from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
-from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, stem, verb_shaped, words
+from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, is_field, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -57,6 +57,7 @@ RELATION_REACH = 5  # words between a relation word and the name it is said of (
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 # "the designer of the Gull": one the question describes by an act done to a named thing
+DESCRIBED_BY_CLAUSE = re.compile(r"\bthe (?P<noun>(?:[a-z-]+ ){0,2}?[a-z-]+) (?:with whom|whom|who|that)\b")
 DESCRIBED_AGENT = re.compile(r"\bthe (?P<agent>[a-z]+(?:er|or|ist)) of (?:the )?"
                              r"(?P<thing>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*)")
 ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"  # what a thing is called
@@ -92,6 +93,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     tokens = words(answer)
     if not tokens:
         return NOT_A_NAME, "the answer is empty"
+    if chain.stating and all(_labels_an_inventory(answer, text) for text in chain.stating):
+        return NOT_A_NAME, f"'{answer}' labels a list of things ('{answer}: ...; ...'), and is none of them"
     if chain.kind == "date" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time"
     if chain.stating and all(only_life_years(answer, text, chain.question) for text in chain.stating):
@@ -160,7 +163,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence says '{answer}' is {other_head}, not what the question asks for"
         if doer := _doer_of_another_act(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {doer[0]}"
-        if described := _the_described_agent(chain):
+        if described := _the_described_one(chain):
             return WRONG_KIND, (f"the cited sentences say '{answer}' is the {described} the question speaks of, the "
                                 "way to the answer, not the one it asks for")
         if inner := _inner_relation(chain):
@@ -184,6 +187,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence calls something '{given[0]}', not '{answer}'"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
+    if dated := _act_dated_otherwise(chain):
+        return WRONG_KIND, f"the cited sentence dates '{dated[0]}' to {dated[1]}, not to '{answer}'"
     return 1.0, ""
 
 
@@ -262,6 +267,13 @@ def _a_year(answer: str, stating: tuple[str, ...]) -> bool:
                                         rf"{re.escape(answer.strip())}\b", text) for text in stating)
 
 
+def _labels_an_inventory(answer: str, text: str) -> bool:
+    """The answer is the label of a field that lists several things ("Box 4: letters; the ledger, 1880–1890;
+    photographs"): the label names what holds them (a box, a shelf, a file), not any of them or what they say."""
+    labelled = re.match(rf"{re.escape(answer)}\s*:\s*(?P<value>.+)$", text)
+    return labelled is not None and is_field(text) and ";" in labelled.group("value")
+
+
 def _a_sum(answer: str, stating: tuple[str, ...]) -> bool:
     """The answer is a sum of money: a currency sign, or a money word with it ("£600", "600 pounds", "six guineas")."""
     return bool(CURRENCY.match(answer.strip())) or bool(MONEY_WORDS & set(words(answer))) or any(
@@ -287,18 +299,21 @@ def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
 
 
 def _act_of_someone_else(chain: Chain) -> str:
-    """Someone else the answer's act is told of in a relative clause ("her husband, Ivo Lant, a miller, who died in
-    1888" for "when did Ada Lant die?"): the time or place goes with that person, not with the one asked about."""
+    """Someone else the answer's act is told of in a relative clause or an aside ("her husband, Ivo Lant, a miller, who
+    died in 1888" for "when did Ada Lant die?", "his son Ivo, born 1895"): the time or place goes with that person,
+    not with the one asked about."""
     acts = {stem(act) for act in asked_acts(chain)}
     names = question_names(chain.question)
     if chain.kind not in ("date", "place", "number") or not acts or not names or not chain.stating:
         return ""
-    told = re.compile(rf"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)(?:,\s+[^,;]{{1,60}})?,\s+who\s+([^,;]*?)"
-                      rf"{re.escape(chain.answer)}")
+    name = r"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)"
+    # "Ivo Lant, a miller, who died in 1888"; "his son Ivo, born 1895" (a participle right after the name)
+    told = re.compile(rf"{name}(?:(?:,\s+[^,;]{{1,60}})?,\s+who\s+([^,;]*?)|,\s+((?:born|died|baptised|buried)\b"
+                      rf"[^,;]*?)){re.escape(chain.answer)}")
     others = []
     for text in chain.stating:
         match = told.search(text)
-        if match is None or not any(stem(word) in acts for word in words(match.group(2))) or any(
+        if match is None or not any(stem(word) in acts for word in words(match.group(2) or match.group(3))) or any(
                 same_name(name_words(match.group(1)), name_words(name)) for name in names):
             return ""
         others.append(match.group(1))
@@ -385,16 +400,44 @@ def _other_act(chain: Chain) -> str:
     return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
 
 
-def _the_described_agent(chain: Chain) -> str:
-    """The one a question describes by an act done to a named thing ("the designer of the Gull"), when a cited
-    sentence says the answer did that act to it ("the Gull was designed by Ada Pell") and the question asks not who
-    that one is ("who was the designer of the Gull?") but someone tied to them ("under whom did the designer of the
-    Gull train?"): the answer is the way to the one asked for."""
-    described = DESCRIBED_AGENT.search(chain.question)
-    if described is None or chain.kind != "person":
+def _act_dated_otherwise(chain: Chain) -> tuple[str, str] | None:
+    """The act a "when" question asks about, when every cited sentence gives that act a year of its own in its
+    clause ("a millwright born at Kesh in 1851") and the answer is another year of the sentence ("engineer from
+    1879"): the answer dates something else the sentence tells."""
+    acts = {stem(act) for act in asked_acts(chain)}
+    if chain.kind != "date" or not acts or not chain.stating:
+        return None
+    found = []
+    for text in chain.stating:
+        dated = []
+        for word in re.finditer(r"[A-Za-z]+", text):
+            clause = re.split(r"[,;:—]", text[word.end():])[0]  # what the act's own clause goes on to say
+            year = re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause)
+            if year and any(states(act, {stem(word.group(0).lower())}) for act in acts):
+                dated.append((word.group(0), year.group(0)))
+        if not dated or any(year in chain.answer for _, year in dated):
+            return None
+        found.append(dated[0])
+    return found[0]
+
+
+def _the_described_one(chain: Chain) -> str:
+    """The one a question describes rather than asks for: by an act done to a named thing ("under whom did the
+    designer of the Gull train?"), when a cited sentence names the answer as that act's agent ("the Gull was
+    designed by Ada Pell"); or by a noun and a clause ("who took over from the ferry foreman with whom Y
+    quarrelled?"), when the cited sentence calls the answer by that noun ("the ferry foreman, Ivo Lant"). The
+    answer is then the way to the one asked for. Not when the question asks who that one is ("who was the designer
+    of the Gull?")."""
+    lowered = " ".join(words(chain.question))
+    if chain.kind != "person" or re.match(r"(?:who|whom) (?:was|is|were|are) ", lowered):
         return ""
-    if re.fullmatch(r"(?:who|whom) (?:was|is|were|are)", " ".join(words(chain.question[:described.start()]))):
-        return ""  # "who was the designer of the Gull?" asks for that one
+    clause = DESCRIBED_BY_CLAUSE.search(lowered)
+    if clause and any(re.search(rf"\b{re.escape(clause.group('noun'))},?\s+{re.escape(chain.answer)}\b", text,
+                                re.IGNORECASE) for text in chain.stating):
+        return clause.group("noun")
+    described = DESCRIBED_AGENT.search(chain.question)
+    if described is None:
+        return ""
     agent, thing = described.group("agent"), described.group("thing")
 
     def is_act(word: str) -> bool:

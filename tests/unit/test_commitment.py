@@ -260,6 +260,8 @@ def test_a_version_the_question_names_must_be_said_of_the_answer_but_not_what_th
     original = "The East Wing was built in 1870, and it held 180 display cases."
     verdict = assess(chain("How many display cases did the rebuilt East Wing have?", "180", "number", original))
     assert verdict.confidence < 0.8 and "rebuilt East Wing" in verdict.explanation()
+    stone = assess(chain("How many display cases did the rebuilt stone East Wing have?", "180", "number", original))
+    assert stone.confidence < 0.8 and "rebuilt East Wing" in stone.explanation()
     rebuilt = "The East Wing was rebuilt in 1932 and held 240 display cases."
     assert assess(chain("How many display cases did the rebuilt East Wing have?", "240", "number",
                         rebuilt)).confidence == 1.0
@@ -721,6 +723,12 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a rank of its own, on whatever noun, is not the rank asked
     ("Who was the first person to hold the post of keeper at Kesh?", "Ivo Lant", "person",
      "Ivo Lant was the last man to hold the post.", "last man"),
+    # the act asked, dated in its own clause, is not dated by another year of the sentence
+    ("In what year was the Kesh engineer born?", "1879", "date",
+     "The Kesh engineer from 1879 to 1908 was Ivo Lant, a millwright born at Orren in 1851.", "dates 'born' to 1851"),
+    # a life date in an aside on someone else dates that one
+    ("In what year was Ada Pell born?", "1895", "date",
+     "During the war she kept the shop; her son Ivo, born 1895, served in the brigade.", "Ivo"),
     # a time again is not the first
     ("When was the Kesh light lit again after the war?", "1 May 1858", "date",
      "The Kesh light was first lit on 1 May 1858.", "time again"),
@@ -756,11 +764,18 @@ ENGINEER = "Who was the engineer behind the Kesh Railway?"
 
 TRAINED = "Under whom did the designer of the Gull Rose train?"
 DESIGNER = "Ada Pell, who designed the Gull Rose, was trained in the drawing office under Ivo Lant."
+FOREMAN = "Who took over from the ferry foreman with whom Ada Pell quarrelled?"
 
 
 @pytest.mark.parametrize(("kind", "turned_away", "why_part", "kept", "page"), [
+    # the label of a field listing several things names what holds them; a label naming one thing is that thing
+    ("name", ("What make was the Kesh motor ambulance?", "Box 4",
+              "Box 4: photographs of the motor ambulance; the ambulance log, 1926–1942"), "labels a list",
+     ("Which boat was lost off Kesh?", "Gull Rose", "Gull Rose: built 1890 at Orren, lost off Kesh in 1910"), ""),
     # the one the question describes by an act is the way to the answer, not the one asked for
     ("person", (TRAINED, "Ada Pell", DESIGNER), "designer of Gull Rose", (TRAINED, "Ivo Lant", DESIGNER), ""),
+    ("person", (FOREMAN, "Ivo Lant", "In 1890 Ada Pell quarrelled in the street with the ferry foreman, Ivo Lant."),
+     "ferry foreman", (FOREMAN, "Bo Reed", "Bo Reed took over from Ivo Lant as ferry foreman in 1891."), ""),
     ("number", ("How much money did Ada Pell give for the hall?", "140", "The hall seated 140."), "no sum",
      ("How much money did Ada Pell give for the hall?", "600", "Ada Pell gave 600 pounds for the hall."), ""),
     # the owner of the thing asked for is not that thing
@@ -826,3 +841,13 @@ def test_a_word_after_a_determiner_is_a_noun_not_the_act_asked():
                    "The Kesh school opened in 1843.")
     assert "doors" not in asked_acts(opened)
     assert asked_acts(chain("When did the Kesh school close?", "1903", "date", "It closed in 1903.")) == ("close",)
+
+
+@pytest.mark.parametrize(("question", "act"), [
+    ("When did the Kesh hospital move out of Orren Cottage?", "move"),  # a verb before its particle
+    ("When did Ada Pell leave Kesh?", "leave"),  # a verb before its object, a name
+    ("Where did the band form that made the live album Gull Rose?", None),  # a noun before a name is no act
+])
+def test_the_act_asked_is_the_verb_before_its_object(question, act):
+    acts = asked_acts(chain(question, "1881", "date", "It happened in 1881."))
+    assert (act in acts) if act else "album" not in acts
