@@ -24,6 +24,7 @@ from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.fit import (
     ASKS_FOR_A_NAME,
     BEHAVIOUR,
+    act_years,
     article_share,
     asked_acts,
     is_alias,
@@ -617,6 +618,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     naming = bool(ASKS_FOR_A_NAME.search(question.lower()))  # "what was the meadow called?"
     names = tuple(question_names(question))
     counted = counted_noun(question)
+    acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
@@ -642,6 +644,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):
                 continue  # "Ada Pell (1878–1960) founded it in 1919": 1960 dates her life, not the founding
+            if expected.kind == "date" and (years := act_years(scored.line.text, acts)) and \
+                    not any(year in span for year in years):
+                continue  # "engineer from 1879, a millwright born in 1851": the act asked has its own year
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

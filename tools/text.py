@@ -55,9 +55,11 @@ _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 MONTHS = ("January February March April May June July August September October November December").split()
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
 _ENTRY_DATE = re.compile(rf"^[>\s]*(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\.$")
-_ITEM_MARK = re.compile(r"^(?:>\s*)*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")  # a quote's, an item's marks
+# a quote's marks ("> ", not a prompt's ">>>"), an item's, a bold lead-in's
+_ITEM_MARK = re.compile(r"^(?:>\s+)*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?")
 _INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more text: where a sentence may end
-_PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]?[A-Z0-9*])")  # an end mark, then a capital or a digit
+# an end mark, then a capital or a digit (past a quote's marks)
+_PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=(?:>\s+)*[\"'(\[*]?[A-Z0-9*])")
 # A full stop after a word shaped like an abbreviation: an initial ("J."), a short word ("Dr.", "St.", "Capt.",
 # "etc."), or a dotted one ("U.S.", "p.m."). Only a paragraph holding one needs pysbd's knowledge.
 _ABBREVIATION_SHAPED = re.compile(r"(?:^|\s)(?:[A-Za-z]|[A-Z][a-z]{1,4}|[a-z]{1,4}|\S*\w\.\w\S*)\.[\"')\]]*\s")

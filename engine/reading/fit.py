@@ -188,7 +188,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     if dated := _act_dated_otherwise(chain):
-        return WRONG_KIND, f"the cited sentence dates '{dated[0]}' to {dated[1]}, not to '{answer}'"
+        return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
+                           f"'{answer}'"
     return 1.0, ""
 
 
@@ -400,25 +401,32 @@ def _other_act(chain: Chain) -> str:
     return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
 
 
+def act_years(text: str, acts: set[str]) -> list[str]:
+    """The years a sentence gives the asked acts in their own clauses ("a millwright born at Kesh in 1851", "moved
+    the patients to Orren in 1881"): what the sentence dates those acts to."""
+    years = []
+    for word in re.finditer(r"[A-Za-z]+", text):
+        clause = re.split(r"[,;:—]", text[word.end():])[0]  # what the act's own clause goes on to say
+        year = re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause)
+        if year and any(states(act, {stem(word.group(0).lower())}) for act in acts):
+            years.append(year.group(0))
+    return years
+
+
 def _act_dated_otherwise(chain: Chain) -> tuple[str, str] | None:
     """The act a "when" question asks about, when every cited sentence gives that act a year of its own in its
-    clause ("a millwright born at Kesh in 1851") and the answer is another year of the sentence ("engineer from
-    1879"): the answer dates something else the sentence tells."""
+    clause and the answer is another year of the sentence ("engineer from 1879, ... born at Kesh in 1851"): the
+    answer dates something else the sentence tells."""
     acts = {stem(act) for act in asked_acts(chain)}
     if chain.kind != "date" or not acts or not chain.stating:
         return None
     found = []
     for text in chain.stating:
-        dated = []
-        for word in re.finditer(r"[A-Za-z]+", text):
-            clause = re.split(r"[,;:—]", text[word.end():])[0]  # what the act's own clause goes on to say
-            year = re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause)
-            if year and any(states(act, {stem(word.group(0).lower())}) for act in acts):
-                dated.append((word.group(0), year.group(0)))
-        if not dated or any(year in chain.answer for _, year in dated):
+        years = act_years(text, acts)
+        if not years or any(year in chain.answer for year in years):
             return None
-        found.append(dated[0])
-    return found[0]
+        found.append(years[0])
+    return ", ".join(sorted(acts)), found[0]
 
 
 def _the_described_one(chain: Chain) -> str:

@@ -384,3 +384,13 @@ def test_a_comparison_asks_for_an_explanation_about_the_things_compared() -> Non
 
 def test_a_question_ending_in_when_asks_for_a_time():
     assert expected_answer("The Orlin fair in Tarrow began when?").kind == "date"
+
+
+def test_a_when_question_takes_the_year_the_sentence_gives_its_act_not_another_year_of_it() -> None:
+    passages = [page("Ivo Lant", "The Kesh engineer from 1879 to 1908 was Ivo Lant, a millwright born at Orren in "
+                                 "1851."),
+                page("Kesh hospital", "Ada Pell ran the Kesh hospital from its opening in Orren Cottage until 1889, "
+                                      "and moved the patients to Mill Road in 1881.")]
+    assert find_answer("In what year was the Kesh engineer Ivo Lant born?", sources_of(passages)).short_answer == "1851"
+    assert find_answer("When did the Kesh hospital move out of Orren Cottage?",
+                       sources_of(passages)).short_answer == "1881"

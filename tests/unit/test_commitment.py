@@ -725,7 +725,7 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
      "Ivo Lant was the last man to hold the post.", "last man"),
     # the act asked, dated in its own clause, is not dated by another year of the sentence
     ("In what year was the Kesh engineer born?", "1879", "date",
-     "The Kesh engineer from 1879 to 1908 was Ivo Lant, a millwright born at Orren in 1851.", "dates 'born' to 1851"),
+     "The Kesh engineer from 1879 to 1908 was Ivo Lant, a millwright born at Orren in 1851.", "('born') to 1851"),
     # a life date in an aside on someone else dates that one
     ("In what year was Ada Pell born?", "1895", "date",
      "During the war she kept the shop; her son Ivo, born 1895, served in the brigade.", "Ivo"),
