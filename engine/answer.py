@@ -28,8 +28,10 @@ from satiate.engine.reading.fit import (
     article_share,
     asked_acts,
     is_alias,
+    on_the_converse_side,
     only_life_years,
     place_share,
+    who_did_act,
 )
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
@@ -45,7 +47,7 @@ from satiate.engine.reading.names import name_spans
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
-from satiate.tools.lexicon import paraphrases, phrase_stems
+from satiate.tools.lexicon import converse, paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
@@ -333,7 +335,8 @@ class Relevance:
         self.total = sum(self.weight.values()) or 1.0
         self.focus_total = sum(idf.get(t, 1.0) for t in self.focus) or 1.0
         self.idf = idf
-        self.paraphrased = {term: others for term in self.question_terms if (others := paraphrases(term))}
+        self.paraphrased = {term: others for term in self.question_terms
+                            if (others := paraphrases(term) | {other[0] for other in [converse(term)] if other})}
         self.phrasal = any(" " in other for others in self.paraphrased.values() for other in others)
         self.in_other_words: dict[int, frozenset[str]] = {}  # per sentence: the question terms it says in other words
 
@@ -619,6 +622,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     names = tuple(question_names(question))
     counted = counted_noun(question)
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
+    who_act = who_did_act(question) if expected.kind == "person" else ""
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
@@ -649,6 +653,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "engineer from 1879, a millwright born in 1851": the act asked has its own year
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
+            if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
+                continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
                 # "what nationality were A and B?", and a bridge the sources call by the question's noun is what

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
-from satiate.tools.lexicon import paraphrases, phrase_stems
+from satiate.tools.lexicon import converse, paraphrases, phrase_stems
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
@@ -78,13 +78,15 @@ def said_in(text: str) -> set[str]:
 def states(term: str, said: set[str]) -> bool:
     """Whether stems ``said`` state a question's stem: itself, the verb of an agent noun ("singer" is stated by
     "sung", "writer" by "written", "director" by "directed"), or a verb that shares its usual sense ("founded" is
-    stated by "established", "married" by "wed": ``tools.lexicon``)."""
+    stated by "established", "married" by "wed": ``tools.lexicon``), or by its converse ("bought" by "sold"; which
+    side did the act asked is for the role checks to read)."""
     forms = {term}
     if len(term) > 4 and term.endswith(("er", "or")):
         forms |= {stem(term[:-2]), stem(term[:-2] + "e")}
     # a compound written as one word says its last part: "boatbuilders" build, "woodcarvers" carve
     forms |= {term[at:] for at in range(COMPOUND_HEAD, len(term) - COMPOUND_TAIL + 1)}
-    return any(form in said or paraphrases(form) & said for form in forms)
+    return any(form in said or paraphrases(form) & said or (other := converse(form)) and other[0] in said
+               for form in forms)
 
 
 def mentioned(name: str, texts: list[str], together: bool = True) -> bool:

@@ -36,6 +36,7 @@ from satiate.engine.reading.kinds import (
 from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
+from satiate.tools.lexicon import converse
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, is_field, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -157,6 +158,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' is named as a place ('{noun}'), and the question asks who"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
+        if chain.kind == "person" and (other := _on_the_other_side(chain)):
+            return WRONG_KIND, f"the cited sentence tells it as '{other}', and '{answer}' is on its other side"
         if act := _not_the_actor(chain):
             return WRONG_KIND, f"in the cited sentence '{answer}' is not the one who {act}"
         if chain.kind == "person" and (other_head := _another_head(chain)):
@@ -191,6 +194,40 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
     return 1.0, ""
+
+
+def who_did_act(question: str) -> str:
+    """The stem of the act a "who <did> ...?" question asks about ("who bought the mill?": "buy"), or ""."""
+    asked = ASKS_WHO_DID.match(" ".join(words(question)))
+    if asked is None or not (verb_shaped(asked.group("act")) or asked.group("act") in IRREGULAR_PASTS):
+        return ""
+    return stem(asked.group("act"))
+
+
+def on_the_converse_side(text: str, span: str, act: str) -> bool | None:
+    """Whether a sentence that tells the act only through its converse names ``span`` as the one who did the act
+    ("sold the mill to Ada Pell": Ada Pell bought it; the one who sold it did not); None when the sentence tells the
+    act itself, or not through its converse."""
+    other = converse(act)
+    if other is None or act in stems_of(text):
+        return None
+    verbs = [match for match in re.finditer(r"[A-Za-z]+", text) if stem(match.group(0).lower()) == other[0]]
+    if not verbs:
+        return None
+    # "to Mrs Ada Pell", "from its miller, Ivo Lant": a title or what the one is, then the name
+    marked = re.compile(rf"\b{other[1]}\s+(?:(?:the|its|his|her|their|a|an)\s+[a-z ]{{1,40}},\s+)?(?:the\s+)?"
+                        rf"(?:[A-Z][a-z]{{1,3}}\.?\s+)?{re.escape(span)}")
+    return any(marked.search(re.split(r"[;.]\s", text[verb.end():])[0]) for verb in verbs)
+
+
+def _on_the_other_side(chain: Chain) -> str:
+    """The converse a cited sentence tells the act asked through ("who bought the mill?" told as "Ivo Lant sold the
+    mill to Ada Pell"), when the answer is not the one it marks as doing the act asked: the seller bought nothing."""
+    act = who_did_act(chain.question)
+    sides = [on_the_converse_side(text, chain.answer, act) for text in chain.stating] if act else []
+    if not sides or any(side is not False for side in sides):
+        return ""
+    return (converse(act) or ("", ""))[0]
 
 
 def _not_the_actor(chain: Chain) -> str:

@@ -394,3 +394,14 @@ def test_a_when_question_takes_the_year_the_sentence_gives_its_act_not_another_y
     assert find_answer("In what year was the Kesh engineer Ivo Lant born?", sources_of(passages)).short_answer == "1851"
     assert find_answer("When did the Kesh hospital move out of Orren Cottage?",
                        sources_of(passages)).short_answer == "1881"
+
+
+def test_who_did_an_act_told_through_its_converse_is_the_one_the_converse_marks() -> None:
+    passages = [page("Orren station", "In 1951 the Kesh railway sold the station building at Orren to Mrs Ada Pell "
+                                      "for £350, and she ran it as a tea room."),
+                page("Ivo Lant", "Ivo Lant, the station master at Orren in 1951, kept the station building in good "
+                                 "repair.")]
+    found = find_answer("Who purchased the Orren station building in 1951?", sources_of(passages))
+    assert found.short_answer is not None and "Ada Pell" in found.short_answer
+    # the converse states the act asked, so its sentence far outweighs one that only shares the question's other words
+    assert found.candidates[0][1] > 2 * found.candidates[1][1]

@@ -765,6 +765,7 @@ ENGINEER = "Who was the engineer behind the Kesh Railway?"
 TRAINED = "Under whom did the designer of the Gull Rose train?"
 DESIGNER = "Ada Pell, who designed the Gull Rose, was trained in the drawing office under Ivo Lant."
 FOREMAN = "Who took over from the ferry foreman with whom Ada Pell quarrelled?"
+STATION_SOLD = "In 1951 Ivo Lant sold the Orren station to Mrs Ada Pell for £350."
 
 
 @pytest.mark.parametrize(("kind", "turned_away", "why_part", "kept", "page"), [
@@ -774,6 +775,9 @@ FOREMAN = "Who took over from the ferry foreman with whom Ada Pell quarrelled?"
      ("Which boat was lost off Kesh?", "Gull Rose", "Gull Rose: built 1890 at Orren, lost off Kesh in 1910"), ""),
     # the one the question describes by an act is the way to the answer, not the one asked for
     ("person", (TRAINED, "Ada Pell", DESIGNER), "designer of Gull Rose", (TRAINED, "Ivo Lant", DESIGNER), ""),
+    # an act told through its converse: the one the converse marks did the act asked, the other side did not
+    ("person", ("Who bought the Orren station?", "Ivo Lant", STATION_SOLD), "'sell'",
+     ("Who bought the Orren station?", "Ada Pell", STATION_SOLD), ""),
     ("person", (FOREMAN, "Ivo Lant", "In 1890 Ada Pell quarrelled in the street with the ferry foreman, Ivo Lant."),
      "ferry foreman", (FOREMAN, "Bo Reed", "Bo Reed took over from Ivo Lant as ferry foreman in 1891."), ""),
     ("number", ("How much money did Ada Pell give for the hall?", "140", "The hall seated 140."), "no sum",

@@ -41,3 +41,20 @@ def phrase_stems(text: str) -> set[str]:
     """The stems of each pair of adjacent words ("set up", "pass away"): what a two-word paraphrase is matched in."""
     stemmed = [stem(word) for word in words(text)]
     return {f"{first} {second}" for first, second in zip(stemmed, stemmed[1:])}
+
+
+# An act and its converse: the same event told from its other side ("A sold it to B" is "B bought it from A"). For
+# each act, the converse verb and the word after which the converse names the one who did the act asked.
+_CONVERSES = {"buy": ("sell", "to"), "purchase": ("sell", "to"), "sell": ("buy", "from"), "borrow": ("lend", "to"),
+              "lend": ("borrow", "from"), "receive": ("give", "to"), "give": ("receive", "from")}
+
+
+@functools.cache
+def _converse_table() -> dict[str, tuple[str, str]]:
+    return {stem(act): (stem(other), mark) for act, (other, mark) in _CONVERSES.items()}
+
+
+def converse(term: str) -> tuple[str, str] | None:
+    """The converse of the act whose stem is ``term`` (its verb's stem) and the word that marks, in a sentence told
+    through the converse, the one who did the act ("sold the mill to Ada Pell": "to" marks the buyer)."""
+    return _converse_table().get(term)
