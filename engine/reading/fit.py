@@ -217,7 +217,7 @@ def on_the_converse_side(text: str, span: str, act: str) -> bool | None:
     # "to Mrs Ada Pell", "from its miller, Ivo Lant": a title or what the one is, then the name
     marked = re.compile(rf"\b{other[1]}\s+(?:(?:the|its|his|her|their|a|an)\s+[a-z ]{{1,40}},\s+)?(?:the\s+)?"
                         rf"(?:[A-Z][a-z]{{1,3}}\.?\s+)?{re.escape(span)}")
-    return any(marked.search(re.split(r"[;.]\s", text[verb.end():])[0]) for verb in verbs)
+    return any(marked.search(text[verb.end():].split(";")[0]) for verb in verbs)
 
 
 def _on_the_other_side(chain: Chain) -> str:

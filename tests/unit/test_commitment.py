@@ -765,7 +765,7 @@ ENGINEER = "Who was the engineer behind the Kesh Railway?"
 TRAINED = "Under whom did the designer of the Gull Rose train?"
 DESIGNER = "Ada Pell, who designed the Gull Rose, was trained in the drawing office under Ivo Lant."
 FOREMAN = "Who took over from the ferry foreman with whom Ada Pell quarrelled?"
-STATION_SOLD = "In 1951 Ivo Lant sold the Orren station to Mrs Ada Pell for £350."
+STATION_SOLD = "In 1951 Ivo Lant sold the Orren station to Dr. Ada Pell for £350."  # a title's full stop ends nothing
 
 
 @pytest.mark.parametrize(("kind", "turned_away", "why_part", "kept", "page"), [

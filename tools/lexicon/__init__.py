@@ -45,8 +45,9 @@ def phrase_stems(text: str) -> set[str]:
 
 # An act and its converse: the same event told from its other side ("A sold it to B" is "B bought it from A"). For
 # each act, the converse verb and the word after which the converse names the one who did the act asked.
+# ("give" is left out: "was given the post" tells the receiving in the passive, not the giving.)
 _CONVERSES = {"buy": ("sell", "to"), "purchase": ("sell", "to"), "sell": ("buy", "from"), "borrow": ("lend", "to"),
-              "lend": ("borrow", "from"), "receive": ("give", "to"), "give": ("receive", "from")}
+              "lend": ("borrow", "from")}
 
 
 @functools.cache
