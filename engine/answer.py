@@ -52,6 +52,7 @@ from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     AUXILIARIES,
+    COUNT_WORD,
     MONTHS,
     SCAN_CHARS,
     STOPWORDS,
@@ -92,13 +93,10 @@ _DATE = re.compile(
 # A stretch of time: two dates joined ("from 1901 to 1925", "1901–1925", "between May 1901 and 1903").
 _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
                      rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
-# A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
-_COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{_COUNT_WORD}(?:-{_COUNT_WORD})?\b)"
+    rf"(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{COUNT_WORD}(?:-{COUNT_WORD})?\b)"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.

@@ -52,6 +52,9 @@ _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
 FIELD_LABEL = r"[A-Z][\w'’-]*(?: [\w'’-]+){0,2}(?: of(?: the)? [\w'’-]+(?: [\w'’-]+)?)?:"
 _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 # What opens a list item or a bold lead-in ("- ", "2. ", "**"): markup around a sentence, not part of what it says
+# A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
+COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+              "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 MONTHS = ("January February March April May June July August September October November December").split()
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
 _ENTRY_DATE = re.compile(rf"^[>\s]*(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\.$")

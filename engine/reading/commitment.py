@@ -56,6 +56,7 @@ from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
     BE_FORMS,
+    COUNT_WORD,
     DO_FORMS,
     STOPWORDS,
     WH_WORDS,
@@ -172,6 +173,7 @@ def assess(chain: Chain) -> Commitment:
     asked = (stems_of(chain.question) - stems_of(chain.answer)) & set().union(*(stems_of(text) for text in read))
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
+    asked -= LIGHT_VERBS  # "went", "took", "became" tell no relation of their own: their other words do
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
@@ -307,10 +309,12 @@ def _set_on_another(chain: Chain, saying: list[str]) -> str:
         said = re.findall(r"[a-z0-9'’]+|[^\sa-z0-9'’-]", text.lower())  # "cellar-master": two words, as asked
         for where in (i for i, token in enumerate(said) if token == modifier):
             after = list(itertools.takewhile(lambda token: token[0].isalnum(), said[where + 1:where + 5]))
-            if head in {stem(word) for word in after}:
-                return ""  # said of the noun asked: "the first lighthouse keeper"
-            if not after or after[0] in STOPWORDS or verb_shaped(after[0]):
-                return ""  # "the first of them", "was the first.", "first drawn by": the sentence may mean it
+            if ({head} | {stem(word) for word in phrase}) & {stem(word) for word in after}:
+                return ""  # said of the noun asked or one like it: "the first lighthouse keeper", "first motor driver"
+            if not after or after[0] in STOPWORDS or verb_shaped(after[0]) or re.fullmatch(rf"\d+|{COUNT_WORD}",
+                                                                                             after[0]):
+                return ""  # "the first of them", "was the first.", "first drawn by", "its first twenty years":
+                # the sentence may mean it
             elsewhere = True  # set on another noun
     return f"{modifier} {' '.join(phrase)}" if elsewhere else ""
 

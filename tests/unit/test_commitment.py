@@ -823,6 +823,23 @@ def test_the_wrong_one_is_turned_away_with_its_reason_and_the_right_one_kept(kin
     assert type_fit(chain(*kept[:2], kind, kept[2], **pages))[0] == 1.0
 
 
+@pytest.mark.parametrize(("question", "said"), [
+    # a rank on a noun like the one asked, or on a stretch of time from the start, may mean the rank asked
+    ("Who drove the Kesh brigade's first motor engine?", "Ivo Lant became the Kesh brigade's first motor driver."),
+    ("Who was the first man to command the Kesh volunteers?",
+     "Ivo Lant commanded the Kesh volunteers for their first twenty years."),
+])
+def test_a_rank_on_a_like_noun_or_a_first_stretch_of_time_is_not_set_on_another_thing(question, said):
+    assert "something else" not in assess(chain(question, "Ivo Lant", "person", said)).explanation()
+
+
+def test_a_light_verb_is_no_relation_the_chain_must_state():
+    stating = "The Kesh ferry entered service in 1890."
+    read = (stating, "In winter people would go by the ferry to Orren.")
+    verdict = assess(chain("When did the Kesh ferry go into service?", "1890", "date", stating, read))
+    assert verdict.factors["coverage"] == 1.0, verdict.missing
+
+
 def test_an_event_the_question_dates_its_answer_by_must_be_stated():
     question = "Who was bandmaster of the Kesh Old Band at the time the band hut on Tenter Lane burned down?"
     stating = "In 1890 Ivo Lant followed Ada Pell as bandmaster of the Kesh Old Band."
