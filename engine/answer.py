@@ -29,6 +29,7 @@ from satiate.engine.reading.fit import (
     asked_acts,
     is_alias,
     on_the_converse_side,
+    only_a_reference,
     only_life_years,
     place_share,
     who_did_act,
@@ -651,6 +652,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "engineer from 1879, a millwright born in 1851": the act asked has its own year
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
+            if only_a_reference(span, scored.line.text):
+                continue  # "(see "The Gedney Works")" names a note to read, not an answer
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

@@ -40,6 +40,7 @@ from satiate.engine.reading.fit import (
     asked_acts,
     place_share,
     type_fit,
+    who_did_act,
 )
 from satiate.engine.reading.kinds import (
     KIND_WORDS,
@@ -52,6 +53,7 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import IRREGULAR_PASTS, denies
+from satiate.tools.lexicon import converse
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -217,6 +219,11 @@ def assess(chain: Chain) -> Commitment:
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
+    # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
+    # converse: a sentence naming the person for something else cannot say which side they were on
+    traded = who_did_act(chain.question) if chain.kind == "person" else ""
+    if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
+        verb_unstated, acts = True, tuple(word for word in words(chain.question) if stem(word) == traded)[:1]
     if verb_unstated:
         share = min(share, NO_RELATION_SHARE)
     version = _version_unsaid(chain, saying) or _placed_elsewhere(chain)

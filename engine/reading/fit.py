@@ -94,6 +94,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     tokens = words(answer)
     if not tokens:
         return NOT_A_NAME, "the answer is empty"
+    if chain.stating and all(only_a_reference(answer, text) for text in chain.stating):
+        return NOT_A_NAME, f"'{answer}' is only a reference to another note ('see {answer}'), not what it says"
     if chain.stating and all(_labels_an_inventory(answer, text) for text in chain.stating):
         return NOT_A_NAME, f"'{answer}' labels a list of things ('{answer}: ...; ...'), and is none of them"
     if chain.kind == "date" and not re.search(r"\d", answer):
@@ -147,6 +149,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence names the {called[0]} '{called[1]}', not '{answer}'"
         if owned := _owner_of_the_asked(chain):
             return WRONG_KIND, f"the cited sentence names '{answer}' as the owner of the {owned}, not as the {owned}"
+        if chain.kind == "place" and (noun := named_as(answer, chain.stating)) and noun not in PLACE_NOUNS:
+            return WRONG_KIND, f"the cited sentence names '{answer}' as a {noun}, not a place"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
         asked_noun = (asked_phrase(chain.question) or [""])[-1]
@@ -618,6 +622,23 @@ def is_alias(name: str, sentence: str) -> bool:
     aliases = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
     return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()], re.IGNORECASE)
                for alias in aliases)
+
+
+def only_a_reference(span: str, text: str) -> bool:
+    """Every mention of the span in the text points the reader to another note ("(see "The Gedney Works")"): the
+    title of a note, not something the sentence says."""
+    mentions = [match.start() for match in re.finditer(re.escape(span), text)]
+    referred = [match.start() for match in re.finditer(rf"\bsee\s+(?:also\s+)?[\"“]?(?=\[*{re.escape(span)})",
+                                                        text, re.IGNORECASE)]
+    return bool(mentions) and len(referred) >= len(mentions)
+
+
+def named_as(name: str, texts: tuple[str, ...]) -> str:
+    """The common noun every text sets between "the" and the name ("the schooner Gull Rose"): what the name is a
+    name of; "" when a text names it otherwise."""
+    pattern = re.compile(rf"(?<![\w'’-])(?:the\s+([a-z]+)\s+)?{re.escape(name)}\b")
+    nouns = [match.group(1) or "" for text in texts for match in pattern.finditer(text)]
+    return nouns[0] if nouns and len(set(nouns)) == 1 and nouns[0] not in STOPWORDS else ""
 
 
 def article_share(name: str, texts: tuple[str, ...]) -> float:

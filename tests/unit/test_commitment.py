@@ -729,6 +729,12 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a life date in an aside on someone else dates that one
     ("In what year was Ada Pell born?", "1895", "date",
      "During the war she kept the shop; her son Ivo, born 1895, served in the brigade.", "Ivo"),
+    # a name the sentence sets after a common noun is the name of that kind of thing: a schooner is no place
+    ("In which port was the Kesh schooner built?", "Gull Rose", "place",
+     "Most of the salt went to Orren in one vessel, the schooner Gull Rose, built for the works.", "as a schooner"),
+    # a note's title the sentence only points to is no answer
+    ("Where was the Kesh boiling house rebuilt?", "The Orren Works", "place",
+     'The Pells rebuilt after the flood (see "The Orren Works").', "reference"),
     # a time again is not the first
     ("When was the Kesh light lit again after the war?", "1 May 1858", "date",
      "The Kesh light was first lit on 1 May 1858.", "time again"),
@@ -831,6 +837,14 @@ def test_the_wrong_one_is_turned_away_with_its_reason_and_the_right_one_kept(kin
 ])
 def test_a_rank_on_a_like_noun_or_a_first_stretch_of_time_is_not_set_on_another_thing(question, said):
     assert "something else" not in assess(chain(question, "Ivo Lant", "person", said)).explanation()
+
+
+def test_who_did_an_act_between_two_parties_needs_a_sentence_telling_that_act():
+    brought = "Ivo Lant, whom Ada Pell brought from Orren, was the Kesh mill's first miller."
+    verdict = assess(chain("Who bought the Kesh mill from Ada Pell?", "Ivo Lant", "person", brought))
+    assert verdict.confidence < 0.8 and "does not say 'bought'" in verdict.explanation()
+    sold = "In 1850 Ada Pell sold the Kesh mill to Ivo Lant."
+    assert assess(chain("Who bought the Kesh mill from Ada Pell?", "Ivo Lant", "person", sold)).confidence >= 0.8
 
 
 def test_a_light_verb_is_no_relation_the_chain_must_state():
