@@ -141,7 +141,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]")
         if chain.kind == "person" and any(titled.search(text) for text in chain.read):
             return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
-        acted = bool(asked_acts(chain))  # "who founded X?" asks an act; "who was X's mother?" a relation
+        acted = bool(asked_acts(chain) or who_did_act(chain.question))  # "who founded X?", "who made X?" ask an act;
+        # "who was X's mother?" asks a relation
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
