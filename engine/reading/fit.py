@@ -153,7 +153,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "place" and (noun := named_as(answer, chain.stating)) and noun not in PLACE_NOUNS:
             return WRONG_KIND, f"the cited sentence names '{answer}' as a {noun}, not a place"
         if chain.kind == "place" and a_person(answer, chain.read):
-            return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', or given life dates), not a place"
+            return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
+                               "a place"
         asked_noun = (asked_phrase(chain.question) or [""])[-1]
         if chain.kind == "name" and asked_noun and asked_noun not in PLACE_NOUNS and len(tokens) >= 2 and \
                 tokens[-1] in PLACE_NOUNS and tokens[-1] != asked_noun:
@@ -601,11 +602,14 @@ def only_life_years(span: str, sentence: str, question: str) -> bool:
 
 def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it) speaks of its subject as "she" or "he", or a source gives
-    the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"): a
-    person."""
+    the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in") or a
+    personal title ("Mr Ada Pell"): a person."""
     own = [text for text in read if text.startswith(f"{name}. ") or text.startswith(f"{name} (")]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
-    return any(PERSONAL_SUBJECT.search(text) for text in own) or any(dated.search(text) for text in read)
+    # "Mr Ada Pell", "Dr. Ada Pell": a title only people bear ("Lady" and "Sir" also name engines and ships)
+    titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")
+    return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
+        dated.search(text) or titled.search(text) for text in read)
 
 
 def aliases_in(sentence: str) -> list[str]:

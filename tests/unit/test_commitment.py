@@ -468,7 +468,8 @@ def test_a_person_named_only_as_an_owner_did_not_do_what_the_question_asks():
 
 
 def test_a_name_given_life_dates_or_a_birth_is_a_person_and_no_place():
-    for said in ("Ilse Moravec (1838–1915) kept the light.", "**Ilse Moravec** was born in Kesh in 1809."):
+    for said in ("Ilse Moravec (1838–1915) kept the light.", "**Ilse Moravec** was born in Kesh in 1809.",
+                 "- Mr Ilse Moravec, bookseller, treasurer"):
         stating = "The first keeper was Ilse Moravec."
         fit, why = type_fit(chain("Where was the first keeper born?", "Ilse Moravec", "place", stating,
                                   (stating, said)))
