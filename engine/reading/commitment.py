@@ -224,19 +224,18 @@ def assess(chain: Chain) -> Commitment:
     traded = who_did_act(chain.question) if chain.kind == "person" else ""
     if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
         verb_unstated, acts = True, tuple(word for word in words(chain.question) if stem(word) == traded)[:1]
-    if verb_unstated:
-        share = min(share, NO_RELATION_SHARE)
-    version = _version_unsaid(chain, saying) or _placed_elsewhere(chain)
-    if version:
-        share = min(share, NO_RELATION_SHARE)
-    thing = _thing_acted_on(chain, saying)
-    if thing:
-        share = min(share, NO_RELATION_SHARE)
-    other_thing = _set_on_another(chain, saying)
-    if other_thing:
-        share = min(share, NO_RELATION_SHARE)
-    event = _event_unstated(chain, said)
-    if event:
+    # Each of these leaves the relation asked unshown however many of the question's words the chain covers.
+    answer = chain.answer
+    version, thing = _version_unsaid(chain, saying) or _placed_elsewhere(chain), _thing_acted_on(chain, saying)
+    event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
+    relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
+                     f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
+                     f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
+                     f"the cited sentences do not say when {event}" if event else "",
+                     f"the sentence stating '{answer}' says '{other_thing.split()[0]}' of something else, not of the "
+                     f"{other_thing}" if other_thing else ""]
+    relation_gaps = [gap for gap in relation_gaps if gap]
+    if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
     elsewhere = _said_of_something_else(chain)
@@ -258,17 +257,7 @@ def assess(chain: Chain) -> Commitment:
                 if stem(word) in asked - covered and stem(word) not in name_stems]
     if unstated:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
-    if verb_unstated:
-        missing.append(f"the sentence stating '{chain.answer}' does not say '{acts[0]}'")
-    if version:
-        missing.append(f"the sentence stating '{chain.answer}' does not say it is of the {version}")
-    if thing:
-        missing.append(f"the sentence stating '{chain.answer}' does not speak of the {thing}")
-    if event:
-        missing.append(f"the cited sentences do not say when {event}")
-    if other_thing:
-        missing.append(f"the sentence stating '{chain.answer}' says '{other_thing.split()[0]}' of something else, "
-                       f"not of the {other_thing}")
+    missing += relation_gaps
     if doubted:
         missing.append(f"the sentence stating '{chain.answer}' doubts it or reports another's claim")
     if as_place:
