@@ -638,6 +638,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     shown: dict[str, str] = {}
     tied_to_question: dict[int, bool] = {}
     for scored in top:
+        years = act_years(scored.line.text, acts) if expected.kind == "date" else []  # the asked act's own years
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + \
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
             key = span.lower()
@@ -647,8 +648,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):
                 continue  # "Ada Pell (1878–1960) founded it in 1919": 1960 dates her life, not the founding
-            if expected.kind == "date" and (years := act_years(scored.line.text, acts)) and \
-                    not any(year in span for year in years):
+            if years and not any(year in span for year in years):
                 continue  # "engineer from 1879, a millwright born in 1851": the act asked has its own year
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
