@@ -22,8 +22,9 @@ VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides
 # (also "which club did X merge with?": a noun after the question word, a preposition after the verb)
 ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?: [a-z]+)? (?:do|does|did) .*? "
                         r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
+PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"
 # what follows a verb that takes a place or a thing: a particle or a preposition ("move out of", "sail to")
-VERB_FOLLOWERS = frozenset("out up down off away back over to from for into in on at with about against".split())
+VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")

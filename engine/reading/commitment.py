@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from satiate.engine.reading.chain import (
+    PARTICLES,
     VERDICT_KINDS,
     Chain,
     collection_labels,
@@ -91,7 +92,6 @@ LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come be
 CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # where a dating clause ends
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
-PARTICLES = frozenset("out up down off over away back".split())  # "drew the first tile out of the kiln"
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
