@@ -240,14 +240,15 @@ def _not_the_actor(chain: Chain) -> str:
     """The act a "who <did> X?" question asks about ("who founded X?"), when the cited sentence states that act and
     puts neither the answer nor a name of the question on its agent side (``engine.roles``): "Ada Pell founded
     Harbor Works near Tarrow" says what Ada Pell founded, so "Harbor Works" does not answer "who founded Tarrow?"."""
-    asked = ASKS_WHO_DID.match(" ".join(words(chain.question)))
-    if asked is None or not (verb_shaped(asked.group("act")) or asked.group("act") in IRREGULAR_PASTS):
+    act = who_did_act(chain.question)
+    if not act:
         return ""
-    act = stem(asked.group("act"))
+    lowered = " ".join(words(chain.question))
+    asked_word = lowered.split()[1]  # "who founded ...": the act as the question words it
     # a verb with its particle ("set up", "took over") is one act, said in other words too ("established")
-    particle = re.match(rf"^who {asked.group('act')} (up|over|out|off|down)\b", " ".join(words(chain.question)))
+    particle = re.match(rf"^who {asked_word} (up|over|out|off|down)\b", lowered)
     phrase = f"{act} {particle.group(1)}" if particle else ""
-    said_act = f"{asked.group('act')} {particle.group(1)}" if particle else asked.group("act")
+    said_act = f"{asked_word} {particle.group(1)}" if particle else asked_word
 
     def is_act(word: str) -> bool:
         return stem(word) == act or bool(phrase) and states(phrase, {stem(word)})
