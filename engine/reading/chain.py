@@ -105,6 +105,8 @@ def _initialled(name: str, texts: list[str]) -> bool:
     parts = name.split()
     if len(parts) < 2 or not re.fullmatch(r"[A-Z][a-z]{2,}", parts[0]) or not parts[-1][:1].isupper():
         return False
+    if not any(f"{parts[0][0]}." in text for text in texts):
+        return False  # no initial written anywhere: nothing to read (``mentioned`` runs often, over every source)
     rest = r"\s+".join(re.escape(part) for part in parts[1:])
     others = re.compile(rf"\b{parts[0][0]}[a-z]+\s+{rest}\b")
     if any(match.group(0).split()[0] != parts[0] for text in texts for match in others.finditer(text)):

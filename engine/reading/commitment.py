@@ -291,8 +291,8 @@ def _set_on_another(chain: Chain, saying: list[str]) -> str:
     good tile"): the word tells of that other thing, so the sentence does not say the answer is the one asked for.
     Used of an act ("it was first drawn by Y"), the word may well tell of the thing asked."""
     tokens = words(chain.question)
-    at = next((i for i, token in enumerate(tokens[1:-1], 1) if token in RANKS and tokens[i - 1] in OWNERS or
-               token in RANKS and tokens[i - 1].endswith(("'s", "’s"))), None)
+    at = next((i for i, token in enumerate(tokens[1:-1], 1)
+               if token in RANKS and (tokens[i - 1] in OWNERS or tokens[i - 1].endswith(("'s", "’s")))), None)
     if at is None:
         return ""
     phrase = list(itertools.takewhile(lambda word: not (word in STOPWORDS | PHRASE_ENDS | AUXILIARIES | PARTICLES or
