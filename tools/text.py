@@ -55,6 +55,11 @@ _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 # A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
 COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
+YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")  # a year as notes and pages write it: 1066 to 2099
+# a stretch of years a sentence gives: "1868–80", "from 1868 to 1880", "between 1898 and 1910", "1870-1875"
+YEAR_SPAN = re.compile(r"\b(?:between\s+(1\d{3}|20\d{2})\s+and|(1\d{3}|20\d{2})\s*(?:[–—-]|to\b|until\b|till\b))"
+                       r"\s*(\d{4}|\d{2})\b")
+DECADE = re.compile(r"\b(1\d{2}|20\d)0s\b")  # "the 1870s"
 MONTHS = ("January February March April May June July August September October November December").split()
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
 _ENTRY_DATE = re.compile(rf"^[>\s]*(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\.$")

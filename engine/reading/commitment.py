@@ -60,9 +60,12 @@ from satiate.tools.text import (
     AUXILIARIES,
     BE_FORMS,
     COUNT_WORD,
+    DECADE,
     DO_FORMS,
     STOPWORDS,
     WH_WORDS,
+    YEAR,
+    YEAR_SPAN,
     clean_title,
     content_terms,
     hedged,
@@ -83,6 +86,7 @@ CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|w
 ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
+HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
 VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
@@ -228,12 +232,14 @@ def assess(chain: Chain) -> Commitment:
     answer = chain.answer
     version, thing = _version_unsaid(chain, saying) or _placed_elsewhere(chain), _thing_acted_on(chain, saying)
     event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
+    year = _year_unstated(chain)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
                      f"the cited sentences do not say when {event}" if event else "",
                      f"the sentence stating '{answer}' says '{other_thing.split()[0]}' of something else, not of the "
-                     f"{other_thing}" if other_thing else ""]
+                     f"{other_thing}" if other_thing else "",
+                     f"the cited sentences do not place it in {year}" if year else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -254,7 +260,7 @@ def assess(chain: Chain) -> Commitment:
     if left:
         missing.append("the cited sentences do not tie the answer to " + ", ".join(f"'{name}'" for name in left))
     unstated = [word for word in dict.fromkeys(content_terms(chain.question))
-                if stem(word) in asked - covered and stem(word) not in name_stems]
+                if stem(word) in asked - covered and stem(word) not in name_stems and word != year]
     if unstated:
         missing.append("the cited sentences do not state " + ", ".join(f"'{word}'" for word in unstated[:4]))
     missing += relation_gaps
@@ -328,6 +334,31 @@ def _event_unstated(chain: Chain, said: set[str]) -> str:
     if not verbs or any(states(stem(verb), said) for verb in verbs):
         return ""
     return " ".join(clause)
+
+
+def _year_unstated(chain: Chain) -> str:
+    """A year the question picks its answer by among those of other times ("who was captain of Kesh in 1872?", "what
+    was the town's population in 1901?"), when no cited sentence or page title gives it, alone or inside a stretch
+    it states ("from 1868 to 1880", "the 1870s"): a post or a figure has one holder or value a year, and a sentence
+    naming one without that year may name that of another time. (An act dated by its year, "who hosted the 9th
+    regatta in 1921?", is told by the sentence stating the act.)"""
+    if not HOLDER_OF_A_TIME.match(" ".join(words(chain.question))):
+        return ""
+    texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
+    return next((year for year in YEAR.findall(chain.question)
+                 if not any(_gives_year(text, int(year)) for text in texts)), "")
+
+
+def _gives_year(text: str, year: int) -> bool:
+    """The text gives the year, or a stretch of years or a decade that holds it."""
+    if str(year) in text or any(int(decade) == year // 10 for decade in DECADE.findall(text)):
+        return True
+    for between, start, end in YEAR_SPAN.findall(text):
+        first = int(between or start)
+        last = int(end) if len(end) == 4 else first // 100 * 100 + int(end)
+        if first <= year <= last:
+            return True
+    return False
 
 
 def _thing_acted_on(chain: Chain, saying: list[str]) -> str:

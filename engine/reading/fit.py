@@ -345,8 +345,8 @@ def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
 
 def _act_of_someone_else(chain: Chain) -> str:
     """Someone else the answer's act is told of in a relative clause or an aside ("her husband, Ivo Lant, a miller, who
-    died in 1888" for "when did Ada Lant die?", "his son Ivo, born 1895"): the time or place goes with that person,
-    not with the one asked about."""
+    died in 1888" for "when did Ada Lant die?", "his son Ivo, born 1895", "Ada Lant, whose father had died in 1888"):
+    the time or place goes with that person, not with the one asked about."""
     acts = {stem(act) for act in asked_acts(chain)}
     names = question_names(chain.question)
     if chain.kind not in ("date", "place", "number") or not acts or not names or not chain.stating:
@@ -355,8 +355,15 @@ def _act_of_someone_else(chain: Chain) -> str:
     # "Ivo Lant, a miller, who died in 1888"; "his son Ivo, born 1895" (a participle right after the name)
     told = re.compile(rf"{name}(?:(?:,\s+[^,;]{{1,60}})?,\s+who\s+([^,;]*?)|,\s+((?:born|died|baptised|buried)\b"
                       rf"[^,;]*?)){re.escape(chain.answer)}")
+    # "Ivo Lant, whose grandfather Ada had died in 1902": the clause tells of what "whose" owns, not of Ivo Lant
+    owned = re.compile(rf"\bwhose\s+(?P<owned>[a-z]+(?:\s+{name[1:-1]})?)(?P<clause>[^,;]*?){re.escape(chain.answer)}")
+    asked = stems_of(chain.question)
     others = []
     for text in chain.stating:
+        if (whose := owned.search(text)) and any(stem(word) in acts for word in words(whose.group("clause"))) and \
+                stem(whose.group("owned").split()[0]) not in asked:
+            others.append(whose.group("owned"))
+            continue
         match = told.search(text)
         if match is None or not any(stem(word) in acts for word in words(match.group(2) or match.group(3))) or any(
                 same_name(name_words(match.group(1)), name_words(name)) for name in names):
