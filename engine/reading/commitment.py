@@ -82,11 +82,20 @@ ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a
 # Where one of a sentence's joined clauses ends: a semicolon, or "and"/"but" before a verb or after a comma (a bare
 # comma may only part the items of a list: "worked in Kesh, Orren and, since 2000, Tarrow").
 CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|had|has)\b)")
+# "who took over from Ada Pell as matron of ...?": the post the one asked for took, after "as" where it follows the
+# question's own verb, that verb's particle, or a name it acts on (not "the singer known as ...", a description)
+ASKED_AS = re.compile(rf"(?:^[Ww]ho [a-z]+|\b(?:{'|'.join(PARTICLES)})|[A-Z][\w.'’]*) as (?:the |an? )?"
+                      r"(?P<phrase>[a-z'’ -]+?)"
+                      r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|\W*$)")
 # "who built the first lifeboat house at Kesh?": the thing acted on, lower-case words after the act, its noun last
 ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
+# "who was the engine named after?" asks the naming (its last words), which only a sentence telling a naming states
+ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)\W*$", re.IGNORECASE)
+NAMING = re.compile(r"\b(?:named|called|renamed|name[sd]?) (?:after|for)\b|\bnamesake\b|\bin hono(?:u)?r of\b",
+                    re.IGNORECASE)
 VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
@@ -206,11 +215,11 @@ def assess(chain: Chain) -> Commitment:
             mentioned(name, list(chain.stating)) for name in names):
         share = min(share, NO_RELATION_SHARE)  # "who is the Lantern in ...?" asks of a name only: the sentence
         # stating the answer must name it itself, not leave it to its page's title ("Author: Ada Pell")
-    described = ASKS_WHO_WAS.match(" ".join(words(chain.question)))
+    described = ASKS_WHO_WAS.match(" ".join(words(chain.question))) or ASKED_AS.search(chain.question.strip())
     noun = described.group("phrase").split()[-1] if described and chain.kind == "person" else ""
-    if noun and stem(noun) in asked and not any(states(stem(noun), said_in(text))
-                                                for text in chain.stating + chain.answer_pages):
-        share = min(share, NO_RELATION_SHARE)  # "the first woman to ...": the sources use the word, not of the answer
+    # "the first woman to ...", "as matron": the sources use the word, but not of the answer
+    post_unsaid = noun if noun and stem(noun) in asked and not any(
+        states(stem(noun), said_in(text)) for text in chain.stating + chain.answer_pages) else ""
     # "what was the name of X's first wife?": the noun the answer is asked as, said by a hop but not by the sentence
     # that states the answer, is said of someone else
     kind_noun = next(iter(kind_stems), "") if chain.kind in ("person", "name") else ""
@@ -233,13 +242,16 @@ def assess(chain: Chain) -> Commitment:
     version, thing = _version_unsaid(chain, saying) or _placed_elsewhere(chain), _thing_acted_on(chain, saying)
     event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
     year = _year_unstated(chain)
+    naming_unsaid = bool(ASKS_NAMESAKE.search(chain.question)) and not any(NAMING.search(text) for text in saying)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
                      f"the cited sentences do not say when {event}" if event else "",
                      f"the sentence stating '{answer}' says '{other_thing.split()[0]}' of something else, not of the "
                      f"{other_thing}" if other_thing else "",
-                     f"the cited sentences do not place it in {year}" if year else ""]
+                     f"the cited sentences do not place it in {year}" if year else "",
+                     f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
+                     f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)

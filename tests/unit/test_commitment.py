@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from satiate.engine.reading.chain import Chain, question_names
-from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.commitment import ASKED_AS, assess
 from satiate.engine.reading.fit import asked_acts, is_alias, type_fit
 from satiate.nodes.synthesize import committed
 
@@ -917,3 +917,37 @@ def test_a_clause_on_what_the_asked_one_owns_tells_of_that_thing_when_asked():
     burned = "Ada Pell, whose mill burned down in 1902, moved to Orren."
     verdict = assess(chain("In what year did Ada Pell's mill burn down?", "1902", "date", burned))
     assert verdict.factors["type"] == 1.0, verdict.missing
+
+
+def test_the_post_a_question_asks_its_answer_as_must_be_said_of_the_answer():
+    question = "Who took over from Ada Pell as matron of the Kesh hospital?"
+    first = "Ada Pell was the first matron of the Kesh hospital."
+    turns = "Ivo Lant also took turns as night nurse at the Kesh hospital."
+    other_post = assess(through_hop(question, "Ivo Lant", turns, first, "Ada Pell"))
+    assert other_post.confidence < 0.8 and "does not call them the matron" in other_post.explanation()
+    took_over = "In 1890 Ivo Lant took over from Ada Pell as matron of the Kesh hospital."
+    assert assess(chain(question, "Ivo Lant", "person", took_over)).confidence >= 0.8
+
+
+@pytest.mark.parametrize(("question", "post"), [
+    ("Who served as keeper of the Kesh light?", "keeper"),  # after the question's own verb
+    ("Who succeeded Ada Pell as keeper of the Kesh light?", "keeper"),  # after the name acted on
+    ("Who wrote the book on the man known as the keeper of Kesh?", None),  # a description, no post asked
+])
+def test_a_post_is_asked_after_the_questions_own_verb(question, post):
+    asked = ASKED_AS.search(question)
+    assert (asked.group("phrase") if asked else None) == post
+
+
+def test_a_namesake_is_told_only_by_a_sentence_telling_the_naming():
+    question = "Who was the Kesh lifeboat named after?"
+    bought = "Ivo Lant bought the Kesh lifeboat from the Orren yard in 1890."
+    unnamed = assess(chain(question, "Ivo Lant", "person", bought))
+    assert unnamed.confidence < 0.8 and "named after" in unnamed.explanation()
+    for named in ("The Kesh lifeboat was named after Ivo Lant, the yard's founder.",
+                  "The Kesh lifeboat took its name in honour of Ivo Lant."):
+        assert assess(chain(question, "Ivo Lant", "person", named)).confidence >= 0.8, named
+    # a naming that describes the thing asked about is no act asked
+    book = "Ivo Lant wrote the book Gull Rose, after the schooner."
+    described = assess(chain("Who wrote the book named after the schooner Gull Rose?", "Ivo Lant", "person", book))
+    assert "named after" not in described.explanation()
