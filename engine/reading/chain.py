@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.tools.lexicon import converse, paraphrases, phrase_stems
-from satiate.tools.text import STOPWORDS, content_terms, stem, words
+from satiate.tools.text import STOPWORDS, content_terms, stem, verb_shaped, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
@@ -149,7 +149,11 @@ def asked_verb(chain: Chain) -> str:
     if asked.group("verb") in STOPWORDS:
         return ""
     before = words(chain.question[:asked.start("verb")])[-1:]
-    return "" if before and before[0] in DETERMINERS else asked.group("verb")  # "open its doors": a noun
+    verb = asked.group("verb")
+    if before and before[0] in DETERMINERS or not (_a_known_verb(verb) or verb_shaped(verb)):
+        # "open its doors", "get its fire brigade": the last word is a noun, and the verb comes after the subject
+        return _verb_before_its_object(chain.question)
+    return verb
 
 
 def _verb_before_its_object(question: str) -> str:
@@ -160,13 +164,22 @@ def _verb_before_its_object(question: str) -> str:
                       re.IGNORECASE)
     if opened is None:
         return ""
-    rest = re.findall(r"[\w'’-]+", question[opened.end():])
-    for at, word in enumerate(rest[1:-1], 1):
-        follower = rest[at + 1]
-        if word.islower() and word not in STOPWORDS | DETERMINERS and paraphrases(stem(word)) and (
-                follower in VERB_FOLLOWERS or follower[:1].isupper()):
-            return word  # a word the lexicon knows as a verb: "leave Kesh", not "the album Gull Rose"
+    rest = re.findall(r"[\w'’-]+", question[opened.end():]) + [""]
+    verbs = [(at, word) for at, word in enumerate(rest[1:-1], 1)
+             if word.islower() and word not in STOPWORDS | DETERMINERS and _a_known_verb(word)]
+    for at, word in verbs:  # a particle, a preposition or a name after it: "leave Kesh", not "the album Gull Rose"
+        if rest[at + 1] in VERB_FOLLOWERS or rest[at + 1][:1].isupper():
+            return word
+    for at, word in verbs:  # else the word after the subject's name: "did the Kesh Mill reopen after ...", "did Kesh
+        # get its ...", but not "did the Kesh school open", where one word after "the" qualifies the noun
+        if rest[at - 1][:1].isupper() and not (at >= 2 and rest[at - 2] in DETERMINERS):
+            return word
     return ""
+
+
+def _a_known_verb(word: str) -> bool:
+    """The verb lexicon knows the word as a verb, or as one done again ("reopen", "rebuild")."""
+    return bool(paraphrases(stem(word))) or word.startswith("re") and bool(paraphrases(stem(word[2:])))
 
 
 def is_collection_label(chain: Chain) -> bool:

@@ -35,6 +35,7 @@ from satiate.engine.reading.chain import (
 )
 from satiate.engine.reading.fit import (
     LIFE_WORDS,
+    LIGHT_VERBS,
     NOT_A_NAME,
     ORDINALS,
     a_person,
@@ -100,8 +101,6 @@ VERSION_WORDS = frozenset("original former later".split())  # which version of a
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
-# verbs that tell no event of their own: "the commission went through the council" is told by its other words
-LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
 CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # where a dating clause ends
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
@@ -228,7 +227,7 @@ def assess(chain: Chain) -> Commitment:
         share = min(share, NO_RELATION_SHARE)
     # A time, place or name goes with the act it is asked of ("when did X close?" is not answered by a sentence about
     # its opening); a person may be tied to the act in other words ("a play by Y" for "who wrote it?").
-    acts = asked_acts(chain) if chain.kind != "person" else ()
+    acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS) if chain.kind != "person" else ()
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
@@ -460,6 +459,9 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if any(mentioned(name, own_page) for name in names if name not in labels):
         return True
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
+    # "the Fellside company's Kestrel": the noun a name qualifies is part of what is named, no relation asked
+    name_stems |= {stem(match.group(1)) for name in names
+                   for match in re.finditer(rf"\b{re.escape(name)}\s+([a-z]+)\b", chain.question)}
     answer_said = said_in(" ".join(stating))
     relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)

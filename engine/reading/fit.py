@@ -70,6 +70,8 @@ ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|t
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
+# verbs that tell no event of their own: "the commission went through the council" is told by its other words
+LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "

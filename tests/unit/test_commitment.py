@@ -889,6 +889,8 @@ def test_a_word_after_a_determiner_is_a_noun_not_the_act_asked():
 @pytest.mark.parametrize(("question", "act"), [
     ("When did the Kesh hospital move out of Orren Cottage?", "move"),  # a verb before its particle
     ("When did Ada Pell leave Kesh?", "leave"),  # a verb before its object, a name
+    ("When did the Kesh Cottage Hospital reopen after the fire?", "reopen"),  # the verb after the subject's name
+    ("In what year did the Orren Steam Company stop running its boats?", "stop"),
     ("Where did the band form that made the live album Gull Rose?", None),  # a noun before a name is no act
 ])
 def test_the_act_asked_is_the_verb_before_its_object(question, act):
@@ -951,3 +953,19 @@ def test_a_namesake_is_told_only_by_a_sentence_telling_the_naming():
     book = "Ivo Lant wrote the book Gull Rose, after the schooner."
     described = assess(chain("Who wrote the book named after the schooner Gull Rose?", "Ivo Lant", "person", book))
     assert "named after" not in described.explanation()
+
+
+def test_a_sentence_telling_another_act_of_the_subject_does_not_date_the_act_asked():
+    closed = "1901 — Kesh Mill closed after the flood."
+    verdict = assess(chain("When did the Kesh Mill reopen after the flood?", "1901", "date", closed))
+    assert verdict.confidence < 0.8 and "does not say 'reopen'" in verdict.explanation()
+    reopened = "1903 — Kesh Mill reopened after the flood."
+    assert assess(chain("When did the Kesh Mill reopen after the flood?", "1903", "date", reopened)).confidence >= 0.8
+
+
+def test_the_noun_a_name_qualifies_ties_no_bridge():
+    question = "Who was master of the Kesh company's Gull?"
+    stating = "Do not confuse Ivo Lant (Orren) with Bo Reed (Tarrow)."
+    hop = "The Gull ran aground at Orren pier in 1907."
+    verdict = assess(through_hop(question, "Ivo Lant", stating, hop, "The Kesh Steam Company"))
+    assert verdict.factors["subject"] < 1.0, verdict.factors
