@@ -43,8 +43,9 @@ SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bo
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _STEMMER = snowballstemmer.stemmer("english")
-# A blank line, or a line opening a list item ("- ", "* ", "• ", "3. ", "3) ") or a heading
-_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
+# A blank line (in a quoted letter or cutting, one holding only its quote marks: ">"), or a line opening a list item
+# ("- ", "* ", "• ", "3. ", "3) ") or a heading
+_BLOCK_BREAK = re.compile(r"\n[ \t]*(?:>[ \t]*){0,2}\n\s*|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
 # A line that is a field ("Born: 1819"): it states one fact, so it is never run together with the lines around it as
 # a wrapped line is.
 # A field's label: up to three words ("Born:", "Place of birth:"), or an office held of something ("Keeper of the

@@ -116,6 +116,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is a sum of money, and the question counts {counted}"
     if chain.kind == "number" and counted in MONEY_WORDS | {"money"} and not _a_sum(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
+    if chain.kind == "number" and chain.stating and all(_numbers_a_field(answer, text) for text in chain.stating):
+        return WRONG_KIND, f"'{answer}' numbers a field of a list in the cited sentence, and counts nothing"
     if chain.kind == "number" and _a_year(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is a year in the cited sentence, and the question asks how many"
     if ranked := _ranked_otherwise(chain):
@@ -321,6 +323,13 @@ def _labels_an_inventory(answer: str, text: str) -> bool:
     return labelled is not None and is_field(text) and ";" in labelled.group("value")
 
 
+def _numbers_a_field(answer: str, text: str) -> bool:
+    """The answer stands in a field's label ("Item 3: lifebelts, cork, forty-two"): it numbers the field, whatever
+    the field goes on to count."""
+    label = text.split(":", 1)[0]
+    return is_field(text) and re.search(rf"(?<![\w.,]){re.escape(answer)}(?![\w.,]\d)", label) is not None
+
+
 def _a_sum(answer: str, stating: tuple[str, ...]) -> bool:
     """The answer is a sum of money: a currency sign, or a money word with it ("£600", "600 pounds", "six guineas")."""
     return bool(CURRENCY.match(answer.strip())) or bool(MONEY_WORDS & set(words(answer))) or any(
@@ -377,12 +386,15 @@ def _act_of_someone_else(chain: Chain) -> str:
 def _doer_of_another_act(chain: Chain) -> tuple[str, str] | None:
     """The act asked and the other act the answer does, when the cited sentences never state the act asked and name
     the answer only as the subject of another verb ("after the brig Gull Rose broke up" for "who chaired the
-    meeting?"): the sentence says what the answer did, and it is not what the question asks."""
+    meeting?", "Ivo Lant, who had commanded the Gull" for "who built the Gull?"): the sentence says what the answer
+    did, and it is not what the question asks."""
     acts = asked_acts(chain)
     if chain.kind != "person" or not acts or not chain.stating or any(
             states(stem(act), said_in(text)) for act in acts for text in chain.stating):
         return None
-    following = [re.search(rf"\b{re.escape(chain.answer)}\s+([a-z]+)\b", text) for text in chain.stating]
+    # "Ivo Lant chaired", or a clause on the answer: "Ivo Lant, who had commanded the Gull since 1890"
+    following = [re.search(rf"\b{re.escape(chain.answer)}(?:,\s+who(?:\s+(?:had|has|was|were|is))?)?\s+([a-z]+)\b",
+                           text) for text in chain.stating]
     verbs = [match.group(1) for match in following if match and (verb_shaped(match.group(1)) or
                                                                  match.group(1) in IRREGULAR_PASTS)]
     return (acts[0], verbs[0]) if len(verbs) == len(chain.stating) else None
@@ -408,7 +420,10 @@ def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
     last = re.findall(r"\b[a-z][a-z'’-]*(?=\W*$)", asked)
     tokens = words(asked)
     after_determiner = len(tokens) > 1 and tokens[-2] in DETERMINERS  # "open its doors": "doors" is a noun
-    if last and verb_shaped(last[0]) and not after_determiner and not _ends_in_a_clause(tokens):
+    # "who built the steamer that Ivo Lant commanded?": a verb ending a clause on the thing acted on describes it
+    describes_the_thing = bool(acts) and bool(who) and bool(re.search(r"\b(?:that|which|whom)\b", question))
+    if last and verb_shaped(last[0]) and not after_determiner and not _ends_in_a_clause(tokens) and \
+            not describes_the_thing:
         acts.append(last[0])
     if passive := ASKS_THROUGH_PASSIVE.match(asked[:1].lower() + asked[1:]):
         for word in re.findall(r"[\w'’-]+|,", passive.group("rest")):

@@ -98,6 +98,12 @@ def test_a_name_that_only_does_another_act_is_not_who_did_the_act_asked():
     by = "The Kesh boathouse is a granite building by the Merrow architect Ivo Lant."
     kept = assess(chain("Who designed the Kesh boathouse?", "Ivo Lant", "person", by))
     assert kept.factors["type"] == 1.0  # named as the agent, though in other words
+    # the answer's act told in a clause on it; the verb ending the question's clause on the thing describes the thing
+    question = "Who built the schooner that Bo Reed commanded?"
+    clause = "Ivo Lant, who had commanded the schooner Gull before Bo Reed, was ashore that night."
+    other = assess(chain(question, "Ivo Lant", "person", clause))
+    assert other.confidence < 0.5 and "who commanded, not who built" in other.explanation()
+    assert asked_acts(chain(question, "Ivo Lant", "person", clause)) == ("built",)
 
 
 def test_the_thing_a_who_question_acts_on_must_be_what_the_sentence_speaks_of():
@@ -714,6 +720,9 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a time told of someone else in a relative clause
     ("When did Ada Lind die?", "1888", "date",
      "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
+    # a number in a field's label numbers the field
+    ("How many oars did the Kesh boathouse inventory list?", "4", "number", "Item 4: Oars, ash, twelve.",
+     "numbers a field"),
     # a year counts nothing
     ("How many weeks did the Kesh strike last?", "about 1880", "number",
      "A heron on a letter T, impressed, from about 1880.", "year"),

@@ -57,6 +57,12 @@ def test_a_quoted_log_entry_is_one_sentence_with_its_date_and_without_the_quote_
     assert claimable(found[1].text) and text[found[1].start:found[1].end].startswith("3 May 1891.")
 
 
+def test_a_quote_line_holding_only_its_mark_parts_paragraphs_like_a_blank_line():
+    text = "> MILL BURNT AT KESH\n>\n> Early on Sunday the Kesh mill burned down.\n>\n> Nobody was hurt."
+    assert [s.text for s in sentences(text)] == ["MILL BURNT AT KESH", "Early on Sunday the Kesh mill burned down.",
+                                                 "Nobody was hurt."]
+
+
 def test_a_labelled_field_is_a_statement_however_short():
     assert is_field("Builder: Vera Lindqvist.") and claimable("Builder: Vera Lindqvist.")
     assert is_field("Opened: 3 May 1868") and claimable("Opened: 3 May 1868")
