@@ -290,13 +290,13 @@ def assess(chain: Chain) -> Commitment:
 
 def _version_unsaid(chain: Chain, saying: list[str]) -> str:
     """A word the question sets before a name to say which version of it is meant ("the rebuilt East Wing",
-    "Kesh's original hall"), when no sentence stating the answer says it: a figure of one version is no figure of
-    the other."""
+    "Kesh's original hall", "the third Gull"), when no sentence stating the answer, nor its page's title, says it: a
+    figure of one version is no figure of the other."""
     for match in re.finditer(r"\b(?:the|\w+['’]s)\s+([a-z][a-z-]+)\s+(?:[a-z][a-z-]+\s+){0,2}(?=[A-Z])",
                              chain.question):  # "the rebuilt brick East Wing": what it is made of may come between
         word = match.group(1)  # "the rebuilt hall", "the restored mill", not "the barge Gull Rose" (what it is)
-        versioned = word in VERSION_WORDS or verb_shaped(word) or word.startswith("re") and verb_shaped(word[2:])
-        if versioned and not any(states(stem(word), said_in(text)) for text in saying):
+        versioned = word in RANKS or verb_shaped(word) or word.startswith("re") and verb_shaped(word[2:])
+        if versioned and not any(states(stem(word), said_in(text)) for text in saying + list(chain.answer_pages)):
             name = (name_spans(chain.question[match.end(1):]) or [""])[0]
             return f"{word} {name}".strip()
     return ""

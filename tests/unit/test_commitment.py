@@ -271,6 +271,12 @@ def test_a_version_the_question_names_must_be_said_of_the_answer_but_not_what_th
     rebuilt = "The East Wing was rebuilt in 1932 and held 240 display cases."
     assert assess(chain("How many display cases did the rebuilt East Wing have?", "240", "number",
                         rebuilt)).confidence == 1.0
+    # a rank set on a name picks one of several things of that name
+    launched = "Built at Kesh and launched on 2 June 1879, she was a small screw steamer."
+    third = assess(chain("When was the third Gull launched?", "2 June 1879", "date", launched))
+    assert third.confidence < 0.8 and "third Gull" in third.explanation()
+    assert assess(chain("When was the third Gull launched?", "2 June 1879", "date", launched,
+                        answer_pages=("The third Gull",))).confidence == 1.0
     built = "Built: 1903, at Tansey Bridge, by Pell & Sons"  # "the barge" says what it is, not which version
     assert assess(chain("Where was the barge Gull Rose built?", "Tansey Bridge", "place", built,
                         answer_pages=("Gull Rose",))).factors["coverage"] > 0.5
