@@ -56,6 +56,7 @@ _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 # A count written in words ("six stations", "thirty-two voices"); "one" is as often a pronoun as a count.
 COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
+WIKI_LINK = re.compile(r"\[\[[^\[\]\n]{1,200}\]\]")  # a notes app's link to another note: "[[ada-pell]]"
 YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")  # a year as notes and pages write it: 1066 to 2099
 # a stretch of years a sentence gives: "1868–80", "from 1868 to 1880", "between 1898 and 1910", "1870-1875"
 YEAR_SPAN = re.compile(r"\b(?:between\s+(1\d{3}|20\d{2})\s+and|(1\d{3}|20\d{2})\s*(?:[–—-]|to\b|until\b|till\b))"

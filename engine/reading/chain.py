@@ -22,6 +22,8 @@ VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides
 # (also "which club did X merge with?": a noun after the question word, a preposition after the verb)
 ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?: [a-z]+)? (?:do|does|did) .*? "
                         r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
+# verbs that tell no event of their own: "the commission went through the council" is told by its other words
+LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
 PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"
 # what follows a verb that takes a place or a thing: a particle or a preposition ("move out of", "sail to")
 VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against".split())
@@ -150,6 +152,8 @@ def asked_verb(chain: Chain) -> str:
         return ""
     before = words(chain.question[:asked.start("verb")])[-1:]
     verb = asked.group("verb")
+    if before and stem(before[0]) in LIGHT_VERBS:
+        return ""  # "take place", "make way": the noun of a light verb, which tells no act of its own
     if before and before[0] in DETERMINERS or not (_a_known_verb(verb) or verb_shaped(verb)):
         # "open its doors", "get its fire brigade": the last word is a noun, and the verb comes after the subject
         return _verb_before_its_object(chain.question)

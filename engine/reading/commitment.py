@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from satiate.engine.reading.chain import (
+    LIGHT_VERBS,
     PARTICLES,
     VERDICT_KINDS,
     Chain,
@@ -35,7 +36,6 @@ from satiate.engine.reading.chain import (
 )
 from satiate.engine.reading.fit import (
     LIFE_WORDS,
-    LIGHT_VERBS,
     NOT_A_NAME,
     ORDINALS,
     a_person,
@@ -392,12 +392,15 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
     """A name the question asks about as such ("When was Wilmot Cross born?") that the cited sentences give only as
     a place, after "in", "at", "near" ("Cecily Dunmore was born in Wilmot Cross in 1881"): they tell of something
     that happened there, not of the name itself. A name the question too gives after a preposition ("Who built
-    the chapel at Wilmot Cross?") is asked about as a place."""
+    the chapel at Wilmot Cross?"), or sets before a noun ("the Wilmot Cross chapel"), is asked about as a place."""
     for name in names:
         before = re.compile(rf"(\w+)\s+(?:the\s+)?{re.escape(name)}\b")
         asked = [match.group(1).lower() for match in before.finditer(chain.question)]
         if any(word in STOPWORDS - ARTICLES - BE_FORMS - DO_FORMS for word in asked):
             continue
+        qualified = re.search(rf"\b{re.escape(name)}\s+([a-z]+)", chain.question)
+        if qualified and qualified.group(1) not in STOPWORDS and not verb_shaped(qualified.group(1)):
+            continue  # "the Kesh pier master": a name set before a noun places that thing, as "at Kesh" does
         opening = any(text.startswith(name) for text in chain.stating)
         if not opening and place_share(name, chain.stating) == 1.0:
             return name

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from satiate.engine.reading.chain import (
+    PARTICLES,
     VERDICT_KINDS,
     Chain,
     asked_verb,
@@ -70,8 +71,6 @@ ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|t
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
-# verbs that tell no event of their own: "the commission went through the council" is told by its other words
-LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
@@ -260,7 +259,9 @@ def _not_the_actor(chain: Chain) -> str:
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
     # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
     own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
-    by_answer = re.compile(rf"\b(\w+)\s+by\s+(?:the\s+[a-z]+\s+)?{re.escape(chain.answer)}")
+    # "designed by Ada Pell", "drawn up by the head gardener, Ada Pell": the act, its particle, "by" and the agent
+    by_answer = re.compile(rf"\b(\w+)(?:\s+(?:{'|'.join(PARTICLES)}))?\s+by\s+"
+                           rf"(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(chain.answer)}")
     for text, title in zip(chain.stating, titles):
         if act not in stems_of(text) and not (phrase and states(phrase, said_in(text))):
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, WH_WORDS, verb_shaped
+from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, WH_WORDS, WIKI_LINK, verb_shaped
 
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
@@ -83,6 +83,6 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
 
 def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:
     """A word the sources write in lower case mid-sentence ("see", "unlike", "optional") is a common word, whatever
-    opens a sentence with it: no name."""
+    opens a sentence with it: no name. A note's link ("[[ada-pell]]") names a file, not in prose."""
     pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.lower())}\b")
-    return any(pattern.search(text) for text in texts)
+    return any(pattern.search(WIKI_LINK.sub(" ", text)) for text in texts)

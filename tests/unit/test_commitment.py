@@ -249,6 +249,9 @@ def test_an_act_with_its_particle_is_read_in_other_words_and_its_agent_is_who_di
     fit, why = type_fit(chain("Who set up the Kesh Relief Fund?", "Ada Marr", "person", fund))
     assert fit < 0.5 and "not the one who set up" in why
     assert type_fit(chain("Who set up the Kesh Relief Fund?", "Reverend Ivo Lant", "person", fund))[0] == 1.0
+    # the agent after "by", its particle and a noun set before the name ("by the town surveyor, Ivo Lant")
+    plans = "The plans for the Kesh hall were drawn up by the town surveyor, Ivo Lant, on the back of a bill."
+    assert type_fit(chain("Who drew up the plans for the Kesh hall?", "Ivo Lant", "person", plans))[0] == 1.0
 
 
 def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
@@ -536,6 +539,10 @@ def test_a_name_the_cited_sentence_gives_only_as_a_place_is_not_what_it_tells_of
     assert verdict.factors["subject"] < 1.0 and "only as the place" in verdict.explanation()
     asked_as_place = assess(chain("When was Ilse Moravec born in Varnholt?", "1881", "date", stating))
     assert asked_as_place.factors["subject"] == 1.0
+    # a name set before a noun places that thing, as "at Varnholt" does
+    keeper = "1866–1884: Ivo Lant, formerly a ferryman, the first pier keeper at Varnholt."
+    qualified = assess(chain("Who was the first Varnholt pier keeper?", "Ivo Lant", "person", keeper))
+    assert qualified.factors["subject"] == 1.0, qualified.missing
 
 
 def test_the_verb_of_a_which_noun_did_question_must_be_stated_too():
@@ -984,3 +991,15 @@ def test_the_noun_a_name_qualifies_ties_no_bridge():
     hop = "The Gull ran aground at Orren pier in 1907."
     verdict = assess(through_hop(question, "Ivo Lant", stating, hop, "The Kesh Steam Company"))
     assert verdict.factors["subject"] < 1.0, verdict.factors
+
+
+def test_the_noun_of_a_light_verb_is_no_act_asked():
+    sailed = "On 27 May 1970 the Gull made the last public sailing on the lake."
+    verdict = assess(chain("When did the last public sailing on the lake take place?", "27 May 1970", "date", sailed))
+    assert verdict.confidence == 1.0, verdict.missing
+
+
+def test_a_notes_link_is_no_lower_case_use_of_a_word():
+    christened = "The Ivo Lowe was christened in 1931 by Miss Ada Lowe (see [[ivo-lowe]])."
+    fit, why = type_fit(chain("Who christened the Ivo Lowe?", "Miss Ada Lowe", "person", christened))
+    assert fit == 1.0, why
