@@ -152,12 +152,12 @@ def asked_verb(chain: Chain) -> str:
         return ""
     before = words(chain.question[:asked.start("verb")])[-1:]
     verb = asked.group("verb")
-    if before and stem(before[0]) in LIGHT_VERBS:
-        return ""  # "take place", "make way": the noun of a light verb, which tells no act of its own
-    if before and before[0] in DETERMINERS or not (_a_known_verb(verb) or verb_shaped(verb)):
-        # "open its doors", "get its fire brigade": the last word is a noun, and the verb comes after the subject
+    if before and stem(before[0]) in LIGHT_VERBS and paraphrases(f"{stem(before[0])} {stem(verb)}"):
+        return ""  # "take place": a light verb and its noun the lexicon knows as one verb, "happen", tell no act
+    if before and before[0] in DETERMINERS:
+        # "open its doors", "reopen after the war": the last word is a noun, and the verb comes after the subject
         return _verb_before_its_object(chain.question)
-    return verb
+    return verb  # "become the band's conductor": a light verb's noun tells the act
 
 
 def _verb_before_its_object(question: str) -> str:
