@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.tools.lexicon import converse, paraphrases, phrase_stems
-from satiate.tools.text import STOPWORDS, content_terms, stem, verb_shaped, words
+from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
