@@ -39,6 +39,7 @@ from satiate.engine.reading.fit import (
     NOT_A_NAME,
     ORDINALS,
     a_person,
+    act_years,
     asked_acts,
     place_share,
     type_fit,
@@ -351,13 +352,20 @@ def _year_unstated(chain: Chain) -> str:
     """A year the question picks its answer by among those of other times ("who was captain of Kesh in 1872?", "what
     was the town's population in 1901?"), when no cited sentence or page title gives it, alone or inside a stretch
     it states ("from 1868 to 1880", "the 1870s"): a post or a figure has one holder or value a year, and a sentence
-    naming one without that year may name that of another time. (An act dated by its year, "who hosted the 9th
-    regatta in 1921?", is told by the sentence stating the act.)"""
-    if not HOLDER_OF_A_TIME.match(" ".join(words(chain.question))):
-        return ""
+    naming one without that year may name that of another time. Any question's year, when the sentences stating the
+    answer date the act asked to other years and not to it ("judged six trials between 1898 and 1910" for "who
+    judged the 1963 trial?"): they tell of another time."""
+    holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question)))
     texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
-    return next((year for year in YEAR.findall(chain.question)
-                 if not any(_gives_year(text, int(year)) for text in texts)), "")
+    for year in YEAR.findall(chain.question):
+        if any(_gives_year(text, int(year)) for text in list(chain.stating) + [chain.answer]):
+            continue
+        if holder and not any(_gives_year(text, int(year)) for text in texts):
+            return year
+        acts = {stem(act) for act in asked_acts(chain)}
+        if acts and chain.stating and all(act_years(text, acts) for text in chain.stating):
+            return year  # the sentences date the act asked, to another time
+    return ""
 
 
 def _gives_year(text: str, year: int) -> bool:

@@ -932,6 +932,11 @@ def test_a_year_the_question_picks_a_holder_by_must_be_given_by_the_chain():
         assert assess(chain(question, "Ivo Lant", "person", served)).confidence >= 0.8, served
     later = "Ivo Lant was warden of the Kesh almshouse between 1880 and 1890."
     assert assess(chain(question, "Ivo Lant", "person", later)).confidence < 0.8
+    # a sentence dating the act asked to other years tells of another time
+    judged = "Ivo Lant was the first Kesh judge, and he judged six Kesh trials between 1898 and 1910."
+    other_time = assess(chain("Who judged the Kesh trial of 1963?", "Ivo Lant", "person", judged))
+    assert other_time.confidence < 0.8 and "do not place it in 1963" in other_time.explanation()
+    assert assess(chain("Who judged the Kesh trial of 1905?", "Ivo Lant", "person", judged)).confidence >= 0.8
     # an act is dated by the sentence stating it; the year beside a named event does not pick among holders
     hosted = "The 9th Kesh Regatta was opened by Ivo Lant."
     assert assess(chain("Who opened the 9th Kesh Regatta in 1921?", "Ivo Lant", "person", hosted)).confidence >= 0.8
