@@ -170,7 +170,7 @@ def _verb_before_its_object(question: str) -> str:
         return ""
     rest = re.findall(r"[\w'’-]+", question[opened.end():]) + [""]
     verbs = [(at, word) for at, word in enumerate(rest[1:-1], 1)
-             if word.islower() and word not in STOPWORDS | DETERMINERS and _a_known_verb(word)]
+             if word.islower() and word not in STOPWORDS | DETERMINERS and known_verb(word)]
     for at, word in verbs:  # a particle, a preposition or a name after it: "leave Kesh", not "the album Gull Rose"
         if rest[at + 1] in VERB_FOLLOWERS or rest[at + 1][:1].isupper():
             return word
@@ -181,7 +181,7 @@ def _verb_before_its_object(question: str) -> str:
     return ""
 
 
-def _a_known_verb(word: str) -> bool:
+def known_verb(word: str) -> bool:
     """The verb lexicon knows the word as a verb, or as one done again ("reopen", "rebuild")."""
     return bool(paraphrases(stem(word))) or word.startswith("re") and bool(paraphrases(stem(word[2:])))
 

@@ -28,6 +28,7 @@ from satiate.engine.reading.chain import (
     VERDICT_KINDS,
     Chain,
     collection_labels,
+    known_verb,
     mentioned,
     question_names,
     said_in,
@@ -231,7 +232,10 @@ def assess(chain: Chain) -> Commitment:
     acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS) if chain.kind != "person" else ()
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
-    verb_unstated = bool(acts) and not any(states(stem(act), said_in(text)) for act in acts for text in saying)
+    # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead
+    verb_unstated = bool(acts) and not any(
+        states(stem(act), said_in(text)) for act in acts
+        for text in saying + ([] if known_verb(act) or verb_shaped(act) else list(chain.answer_pages)))
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
     # converse: a sentence naming the person for something else cannot say which side they were on
     traded = who_did_act(chain.question) if chain.kind == "person" else ""

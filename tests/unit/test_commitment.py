@@ -1008,3 +1008,12 @@ def test_a_notes_link_is_no_lower_case_use_of_a_word():
     christened = "The Ivo Lowe was christened in 1931 by Miss Ada Lowe (see [[ivo-lowe]])."
     fit, why = type_fit(chain("Who christened the Ivo Lowe?", "Miss Ada Lowe", "person", christened))
     assert fit == 1.0, why
+
+
+def test_the_noun_a_light_verb_asks_through_must_be_said_by_the_sentence_or_its_page():
+    question = "In what year did Ada Pell become the Kesh band's conductor?"
+    died = "Ada Pell retired in 1971 and died in 1990."
+    assert assess(chain(question, "1990", "date", died)).confidence < 0.8
+    engaged = "In 1952 the Kesh band engaged Ada Pell at £25 a year."
+    titled = assess(chain(question, "1952", "date", engaged, answer_pages=("The Kesh band's conductors",)))
+    assert titled.confidence >= 0.8, titled.missing
