@@ -607,13 +607,19 @@ def _only_owner(name: str, sentence: str) -> bool:
 
 def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
     """A common word capitalised only because it opens a sentence, where any word is: a sentence adverb set off by a
-    comma ("Unusually, the village had a mayor"), or the noun heading a phrase with "of" ("Holders of the mail
-    contract:"). Every time the texts write the word, it is written so."""
+    comma ("Unusually, the village had a mayor"), the noun heading a phrase with "of" ("Holders of the mail
+    contract:"), or a word setting the scene before a preposition ("Late on Tuesday"). Every time the texts write
+    the word, it is written so."""
     found = [match.start() for text in texts for match in re.finditer(rf"\b{re.escape(word)}\b", text)]
     start = r"(?:^|[.!?]\s+)[*_#>\s-]*"  # a sentence's or a line's start, past the marks notes set there ("**")
     opening = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)},", text, re.M)]
     heading = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)}\s+of\b", text, re.M)]
-    return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or len(heading) == len(found))
+    # "Late on Tuesday night the Gull ...", "Early in May ...": a word that opens its sentence on a time or place
+    # phrase sets the scene, as a name there would not
+    scene = [text for text in texts for match in re.finditer(
+        rf"{start}{re.escape(word)}\s+(?:{'|'.join(PREPOSITIONS - {'of'})})\b", text, re.M)]
+    return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or
+                            len(heading) == len(found) or len(scene) == len(found))
 
 
 def only_life_years(span: str, sentence: str, question: str) -> bool:

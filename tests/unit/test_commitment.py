@@ -744,6 +744,8 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
      "Marr Hall on Gull Street was built in 1788.", "street"),
     # a noun heading a list is capitalised only where it opens a line
     ("Who held the Kesh mail contract?", "Holders", "person", "Holders of the Kesh mail contract:", "opens a sentence"),
+    # a word setting the scene before a preposition
+    ("What sank the Gull?", "Late", "name", "Late on Tuesday night the Gull struck the rocks.", "opens a sentence"),
     # ... set in bold as a heading in notes
     ("Who held the Kesh mail contract?", "Holders", "person", "**Holders of the Kesh mail contract:**",
      "opens a sentence"),
