@@ -361,12 +361,12 @@ def _year_unstated(chain: Chain) -> str:
     judged the 1963 trial?"): they tell of another time."""
     holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question)))
     texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
+    acts = {stem(act) for act in asked_acts(chain)}
     for year in YEAR.findall(chain.question):
         if any(_gives_year(text, int(year)) for text in list(chain.stating) + [chain.answer]):
             continue
         if holder and not any(_gives_year(text, int(year)) for text in texts):
             return year
-        acts = {stem(act) for act in asked_acts(chain)}
         if acts and chain.stating and all(act_years(text, acts) for text in chain.stating):
             return year  # the sentences date the act asked, to another time
     return ""
@@ -410,13 +410,20 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
         asked = [match.group(1).lower() for match in before.finditer(chain.question)]
         if any(word in STOPWORDS - ARTICLES - BE_FORMS - DO_FORMS for word in asked):
             continue
-        qualified = re.search(rf"\b{re.escape(name)}\s+([a-z]+)", chain.question)
-        if qualified and qualified.group(1) not in STOPWORDS and not verb_shaped(qualified.group(1)):
+        if _noun_qualified(name, chain.question):
             continue  # "the Kesh pier master": a name set before a noun places that thing, as "at Kesh" does
         opening = any(text.startswith(name) for text in chain.stating)
         if not opening and place_share(name, chain.stating) == 1.0:
             return name
     return ""
+
+
+def _noun_qualified(name: str, question: str) -> str:
+    """The common noun the question sets a name before ("the Kesh pier master", "the Kesh company's Gull"): what the
+    name places or owns."""
+    after = re.search(rf"\b{re.escape(name)}\s+([a-z]+)\b", question)
+    noun = after.group(1) if after else ""
+    return noun if noun and noun not in STOPWORDS and not verb_shaped(noun) else ""
 
 
 def _said_of_something_else(chain: Chain) -> bool:
@@ -474,9 +481,8 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if any(mentioned(name, own_page) for name in names if name not in labels):
         return True
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
-    # "the Fellside company's Kestrel": the noun a name qualifies is part of what is named, no relation asked
-    name_stems |= {stem(match.group(1)) for name in names
-                   for match in re.finditer(rf"\b{re.escape(name)}\s+([a-z]+)\b", chain.question)}
+    # "the Kesh company's Gull": the noun a name qualifies is part of what is named, no relation asked
+    name_stems |= {stem(noun) for name in names if (noun := _noun_qualified(name, chain.question))}
     answer_said = said_in(" ".join(stating))
     relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
     hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
