@@ -95,8 +95,10 @@ ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
-# "who was the engine named after?" asks the naming (its last words), which only a sentence telling a naming states
-ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)\W*$", re.IGNORECASE)
+# "who was the engine named after?", "after whom is the cup named?" ask the naming (the question's last words), which
+# only a sentence telling a naming states
+ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)\W*$|"
+                           r"^(?:after|for) (?:whom|what)\b.*\b(?:named|called)\W*$", re.IGNORECASE)
 NAMING = re.compile(r"\b(?:named|called|renamed|name[sd]?) (?:after|for)\b|\bnamesake\b|\bin hono(?:u)?r of\b",
                     re.IGNORECASE)
 VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
@@ -239,6 +241,11 @@ def assess(chain: Chain) -> Commitment:
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
     # converse: a sentence naming the person for something else cannot say which side they were on
     traded = who_did_act(chain.question) if chain.kind == "person" else ""
+    # "who rescued the cup?": a chain that never tells the act, nor names the answer as an agent ("by Ada Pell"),
+    # names the answer for something else
+    by_answer = re.compile(rf"\bby\s+(?:[\w.,]+\s+){{0,4}}{re.escape(chain.answer)}")
+    act_untold = bool(traded) and traded not in LIGHT_VERBS and not any(
+        states(traded, said_in(text)) for text in chain_texts) and not any(by_answer.search(text) for text in saying)
     if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
         verb_unstated, acts = True, tuple(word for word in words(chain.question) if stem(word) == traded)[:1]
     # Each of these leaves the relation asked unshown however many of the question's words the chain covers.
@@ -255,7 +262,8 @@ def assess(chain: Chain) -> Commitment:
                      f"{other_thing}" if other_thing else "",
                      f"the cited sentences do not place it in {year}" if year else "",
                      f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
-                     f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else ""]
+                     f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else "",
+                     f"the cited sentences do not tell who {words(chain.question)[1]}" if act_untold else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -300,11 +308,22 @@ def _version_unsaid(chain: Chain, saying: list[str]) -> str:
     for match in re.finditer(r"\b(?:the|\w+['’]s)\s+([a-z][a-z-]+)\s+(?:[a-z][a-z-]+\s+){0,2}(?=[A-Z])",
                              chain.question):  # "the rebuilt brick East Wing": what it is made of may come between
         word = match.group(1)  # "the rebuilt hall", "the restored mill", not "the barge Gull Rose" (what it is)
-        versioned = word in RANKS or verb_shaped(word) or word.startswith("re") and verb_shaped(word[2:])
+        versioned = word in RANKS or verb_shaped(word) or _remade(word)
         if versioned and not any(states(stem(word), said_in(text)) for text in saying + list(chain.answer_pages)):
             name = (name_spans(chain.question[match.end(1):]) or [""])[0]
             return f"{word} {name}".strip()
+    # "when was the rebuilt pavilion opened?": a thing made again is asked of its new self, whatever its noun
+    remade = re.search(r"\bthe\s+([a-z]+)\s+([a-z]+)\b", chain.question)
+    if remade and _remade(remade.group(1)) and remade.group(2) not in STOPWORDS and not any(
+            states(stem(remade.group(1)), said_in(text)) for text in saying + list(chain.answer_pages)):
+        return remade.group(0)[4:]
     return ""
+
+
+def _remade(word: str) -> bool:
+    """A participle telling a thing was made again ("rebuilt", "restored", "re-roofed")."""
+    rest = word[2:].lstrip("-")
+    return word.startswith("re") and len(rest) >= 4 and (verb_shaped(rest) or rest in IRREGULAR_PASTS)
 
 
 def _set_on_another(chain: Chain, saying: list[str]) -> str:
@@ -358,17 +377,20 @@ def _year_unstated(chain: Chain) -> str:
     it states ("from 1868 to 1880", "the 1870s"): a post or a figure has one holder or value a year, and a sentence
     naming one without that year may name that of another time. Any question's year, when the sentences stating the
     answer date the act asked to other years and not to it ("judged six trials between 1898 and 1910" for "who
-    judged the 1963 trial?"): they tell of another time."""
+    judged the 1963 trial?"), or stand on pages dated to other years: they tell of another time."""
     holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question)))
     texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
     acts = {stem(act) for act in asked_acts(chain)}
+    own = list(chain.stating) + list(chain.answer_pages) + [chain.answer]  # the sentence, its page's title, itself
     for year in YEAR.findall(chain.question):
-        if any(_gives_year(text, int(year)) for text in list(chain.stating) + [chain.answer]):
+        if any(_gives_year(text, int(year)) for text in own):
             continue
         if holder and not any(_gives_year(text, int(year)) for text in texts):
             return year
         if acts and chain.stating and all(act_years(text, acts) for text in chain.stating):
             return year  # the sentences date the act asked, to another time
+        if chain.answer_pages and all(YEAR.search(page) for page in chain.answer_pages):
+            return year  # their pages are of another year ("The Centenary Match, 1962")
     return ""
 
 

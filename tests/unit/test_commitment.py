@@ -978,6 +978,8 @@ def test_a_namesake_is_told_only_by_a_sentence_telling_the_naming():
     for named in ("The Kesh lifeboat was named after Ivo Lant, the yard's founder.",
                   "The Kesh lifeboat took its name in honour of Ivo Lant."):
         assert assess(chain(question, "Ivo Lant", "person", named)).confidence >= 0.8, named
+    fronted = assess(chain("After whom was the Kesh lifeboat named?", "Ivo Lant", "person", bought))
+    assert fronted.confidence < 0.8 and "named after" in fronted.explanation()
     # a naming that describes the thing asked about is no act asked
     book = "Ivo Lant wrote the book Gull Rose, after the schooner."
     described = assess(chain("Who wrote the book named after the schooner Gull Rose?", "Ivo Lant", "person", book))
@@ -1019,3 +1021,32 @@ def test_the_noun_a_light_verb_asks_through_must_be_said_by_the_sentence_or_its_
     engaged = "In 1952 the Kesh band engaged Ada Pell at £25 a year."
     titled = assess(chain(question, "1952", "date", engaged, answer_pages=("The Kesh band's conductors",)))
     assert titled.confidence >= 0.8, titled.missing
+
+
+def test_a_who_question_whose_act_the_chain_never_tells_is_not_answered():
+    question = "Who rescued the Kesh cup from the burning hall?"
+    locked = "The secretary, Mr Ivo Lant, informs us that he locked the Kesh hall himself."
+    untold = assess(chain(question, "Mr Ivo Lant", "person", locked))
+    assert untold.confidence < 0.8 and "do not tell who rescued" in untold.explanation()
+    saved = "The Kesh cup was rescued by the groundsman, Mr Ivo Lant, from the burning hall."
+    assert assess(chain(question, "Mr Ivo Lant", "person", saved)).confidence >= 0.8
+    carried = "The Kesh cup was carried out of the burning hall by the groundsman, Mr Ivo Lant."
+    assert "do not tell who" not in assess(chain(question, "Mr Ivo Lant", "person", carried)).explanation()
+
+
+def test_a_sentence_on_a_page_dated_to_another_year_tells_of_that_year():
+    question = "Who led the Kesh side in the 1943 season?"
+    led = "The Kesh side was led by Ivo Lant in the season."
+    other_year = assess(chain(question, "Ivo Lant", "person", led, answer_pages=("The Kesh match, 1962",)))
+    assert other_year.confidence < 0.8 and "do not place it in 1943" in other_year.explanation()
+    assert assess(chain(question, "Ivo Lant", "person", led, answer_pages=("The Kesh side in 1943",))).confidence \
+        >= 0.8
+
+
+def test_a_thing_made_again_is_asked_of_its_new_self():
+    first = "The Kesh pavilion was formally opened on 30 May 1874."
+    verdict = assess(chain("When was the rebuilt pavilion formally opened?", "30 May 1874", "date", first))
+    assert verdict.confidence < 0.8 and "of the rebuilt" in verdict.explanation()
+    again = "The rebuilt pavilion was formally opened on 5 May 1923."
+    assert assess(chain("When was the rebuilt pavilion formally opened?", "5 May 1923", "date", again)).confidence \
+        >= 0.8
