@@ -241,10 +241,11 @@ def assess(chain: Chain) -> Commitment:
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
     # converse: a sentence naming the person for something else cannot say which side they were on
     traded = who_did_act(chain.question) if chain.kind == "person" else ""
-    # "who rescued the cup?": a chain that never tells the act, nor names the answer as an agent ("by Ada Pell"),
-    # names the answer for something else
-    by_answer = re.compile(rf"\bby\s+(?:[\w.,]+\s+){{0,4}}{re.escape(chain.answer)}")
-    act_untold = bool(traded) and traded not in LIGHT_VERBS and not any(
+    # "who rescued the cup?": a chain that never tells the act, nor names the answer in an agent's phrase ("by the
+    # lifeboat under its coxswain, Ada Pell"), names the answer for something else. A post asked through ("who acted
+    # as arbitrator?") is the relation instead, read above.
+    by_answer = re.compile(rf"\bby\b[^.;:]{{0,60}}?{re.escape(chain.answer)}")
+    act_untold = bool(traded) and traded not in LIGHT_VERBS and not noun and not any(
         states(traded, said_in(text)) for text in chain_texts) and not any(by_answer.search(text) for text in saying)
     if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
         verb_unstated, acts = True, tuple(word for word in words(chain.question) if stem(word) == traded)[:1]
@@ -389,8 +390,9 @@ def _year_unstated(chain: Chain) -> str:
             return year
         if acts and chain.stating and all(act_years(text, acts) for text in chain.stating):
             return year  # the sentences date the act asked, to another time
-        if chain.answer_pages and all(YEAR.search(page) for page in chain.answer_pages):
-            return year  # their pages are of another year ("The Centenary Match, 1962")
+        if chain.answer_pages and all(YEAR.search(page) for page in chain.answer_pages) and not any(
+                _gives_year(text, int(year)) for text in texts):
+            return year  # their pages are of another year ("The Centenary Match, 1962"), and no hop dates it
     return ""
 
 

@@ -1032,6 +1032,10 @@ def test_a_who_question_whose_act_the_chain_never_tells_is_not_answered():
     assert assess(chain(question, "Mr Ivo Lant", "person", saved)).confidence >= 0.8
     carried = "The Kesh cup was carried out of the burning hall by the groundsman, Mr Ivo Lant."
     assert "do not tell who" not in assess(chain(question, "Mr Ivo Lant", "person", carried)).explanation()
+    # a post asked through ("acted as judge") is the relation, not the verb
+    judge = assess(chain("Who acted as judge at the Kesh show?", "Ivo Lant", "person", "The judge at the Kesh show "
+                         "was Ivo Lant of Orren."))
+    assert "do not tell who" not in judge.explanation()
 
 
 def test_a_sentence_on_a_page_dated_to_another_year_tells_of_that_year():
@@ -1041,6 +1045,12 @@ def test_a_sentence_on_a_page_dated_to_another_year_tells_of_that_year():
     assert other_year.confidence < 0.8 and "do not place it in 1943" in other_year.explanation()
     assert assess(chain(question, "Ivo Lant", "person", led, answer_pages=("The Kesh side in 1943",))).confidence \
         >= 0.8
+    # a year a hop gives belongs to the hop's thing, whatever year the answer's page has
+    died = "Died: 1925, Kesh"
+    hop = "The 1926 Kesh ambulance was named after the late matron, Ada Pell."
+    dated = assess(chain("In what year did the matron whose name was on the 1926 Kesh ambulance die?", "1925", "date",
+                         died, (died, hop), hops=(hop,), answer_pages=("Ada Pell, matron 1889–1911",)))
+    assert "place it in 1926" not in dated.explanation()
 
 
 def test_a_thing_made_again_is_asked_of_its_new_self():
