@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from satiate.engine.reading.chain import (
     LIGHT_VERBS,
     PARTICLES,
+    VERB_FOLLOWERS,
     VERDICT_KINDS,
     Chain,
     collection_labels,
@@ -231,7 +232,9 @@ def assess(chain: Chain) -> Commitment:
         share = min(share, NO_RELATION_SHARE)
     # A time, place or name goes with the act it is asked of ("when did X close?" is not answered by a sentence about
     # its opening); a person may be tied to the act in other words ("a play by Y" for "who wrote it?").
-    acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS) if chain.kind != "person" else ()
+    # a light verb is no act, unless a particle or preposition makes it one of its own ("come from", "take over")
+    acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS or re.search(
+        rf"\b{re.escape(act)}\s+(?:{'|'.join(VERB_FOLLOWERS)})\b", chain.question)) if chain.kind != "person" else ()
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead

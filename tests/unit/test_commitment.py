@@ -1060,3 +1060,10 @@ def test_a_thing_made_again_is_asked_of_its_new_self():
     again = "The rebuilt pavilion was formally opened on 5 May 1923."
     assert assess(chain("When was the rebuilt pavilion formally opened?", "5 May 1923", "date", again)).confidence \
         >= 0.8
+
+
+def test_a_light_verb_with_its_preposition_is_an_act_of_its_own():
+    question = "Where did Ivo Lant come from before he took Orren Mill?"
+    tenancy = "1811 — Ivo Lant takes the tenancy of Orren Mill at Kesh."
+    verdict = assess(chain(question, "Kesh", "place", tenancy))
+    assert verdict.confidence < 0.8 and "does not say 'come'" in verdict.explanation()
