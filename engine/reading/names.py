@@ -85,4 +85,4 @@ def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:
     """A word the sources write in lower case mid-sentence ("see", "unlike", "optional") is a common word, whatever
     opens a sentence with it: no name. A note's link ("[[ada-pell]]") names a file, not in prose."""
     pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.lower())}\b")
-    return any(pattern.search(WIKI_LINK.sub(" ", text)) for text in texts)
+    return any(pattern.search(WIKI_LINK.sub(" ", text) if "[[" in text else text) for text in texts)
