@@ -12,6 +12,7 @@ abstains and says why: an honest "the sources do not say" beats a guess.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -331,8 +332,10 @@ class Relevance:
         self.focus = focus_terms(question) & self.question_terms
         idf = idf_weights([list(line.terms) for line in pool]) if pool else {}
         self.weight = {t: idf.get(t, 1.0) for t in self.question_terms}
-        self.total = sum(self.weight.values()) or 1.0
-        self.focus_total = sum(idf.get(t, 1.0) for t in self.focus) or 1.0
+        # fsum: a sum over a set is exact whatever order the set iterates in, so equal scores stay equal in every
+        # process (string hashing, and so set order, differs between runs) and ties break the same way
+        self.total = math.fsum(self.weight.values()) or 1.0
+        self.focus_total = math.fsum(idf.get(t, 1.0) for t in self.focus) or 1.0
         self.idf = idf
         self.paraphrased = {term: others for term in self.question_terms
                             if (others := paraphrases(term) | {other[0] for other in [converse(term)] if other})}
@@ -341,7 +344,7 @@ class Relevance:
 
     def focus_value(self, line: Line) -> float:
         """How much of the question's focus the sentence itself (not its page title) states."""
-        return sum(self.idf.get(t, 1.0) for t in self.stated(line) & self.focus) / self.focus_total
+        return math.fsum(self.idf.get(t, 1.0) for t in self.stated(line) & self.focus) / self.focus_total
 
     def stated(self, line: Line) -> frozenset[str]:
         """The question's terms the sentence states, itself or by a verb of the same usual sense ("established" for
@@ -360,7 +363,7 @@ class Relevance:
         return self.stated(line) | (title_terms & self.question_terms)
 
     def value(self, terms: frozenset[str]) -> float:
-        return sum(self.weight[t] for t in terms) / self.total
+        return math.fsum(self.weight[t] for t in terms) / self.total
 
 
 def common_words(pool: list[Line]) -> frozenset[str]:

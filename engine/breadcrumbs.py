@@ -6,6 +6,7 @@ query on that entity finds the passage holding the answer.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -152,7 +153,7 @@ def rank_breadcrumbs(
     relevance: defaultdict[str, float] = defaultdict(float)
     seen_in: dict[str, set[str]] = defaultdict(set)
     for (source, _, terms, lead), names in zip(scanned, named):
-        weight = sum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
+        weight = math.fsum(idf.get(t, 0.0) * (3.0 if t in anchor_terms else 1.0) for t in terms & question_terms)
         weight += ANCHOR_LEAD_BONUS * top_idf * lead
         if weight <= 0:
             continue

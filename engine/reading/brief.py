@@ -84,8 +84,8 @@ def subject_coverage(subject: frozenset[str], by_page: dict[str, list[ScoredLike
             for page, lines in by_page.items()}
     idf = idf_weights([sorted(terms) for terms in held.values()])
     weight = {t: idf.get(t, 1.0) for t in subject}
-    total = sum(weight.values()) or 1.0
-    return {page: sum(weight[t] for t in terms) / total for page, terms in held.items()}
+    total = math.fsum(weight.values()) or 1.0  # fsum: the same total in whatever order the set iterates
+    return {page: math.fsum(weight[t] for t in terms) / total for page, terms in held.items()}
 
 
 def _page_order(ranked: Sequence[ScoredLike], on_subject: list[ScoredLike], first: ScoredLike | None,
@@ -254,7 +254,7 @@ def brief_runs(question: str, ranked: Sequence[ScoredLike], max_chars: int,
                 continue
             if any(jaccard(candidate.scored.line.terms, seen) > REPEAT_OVERLAP for seen in quoted):
                 continue
-            gain = page_weight[candidate.page] * candidate.scored.score * sum(
+            gain = page_weight[candidate.page] * candidate.scored.score * math.fsum(
                 weights.get(t, 0.0) for t in new) / candidate.chars
             if candidate.scored.line.position - 1 in positions:
                 gain *= 1 + FLOW_BONUS

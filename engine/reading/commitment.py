@@ -19,6 +19,7 @@ which test failed, and the commit threshold (a setting) decides when the bold is
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -211,7 +212,7 @@ def assess(chain: Chain) -> Commitment:
     # what the answer is asked as weighs like a name
     weight = {term: NAME_WEIGHT if term in name_stems | kind_stems else VERB_WEIGHT if term in verbs else 1.0
               for term in asked}
-    share = sum(weight[term] for term in covered) / sum(weight.values()) if asked else 1.0
+    share = math.fsum(weight[term] for term in covered) / math.fsum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
         share = min(share, NO_RELATION_SHARE)  # the chain names the question's things but says nothing it asks

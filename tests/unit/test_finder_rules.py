@@ -3,6 +3,10 @@ the finder prefers."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from satiate.engine.answer import _type_fit, expected_answer, find_answer, said_on
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
@@ -250,3 +254,16 @@ def test_a_name_ending_in_a_place_noun_is_a_place_for_who() -> None:
     raised = "The alarm was raised by the stoker, Ivo Marr, who then ran the length of Gull Street to the station."
     expected = expected_answer("Who raised the alarm?")
     assert _type_fit("Gull Street", expected, raised) < _type_fit("Ivo Marr", expected, raised)
+
+
+def test_a_sentences_score_is_the_same_in_every_process() -> None:
+    # string hashing, and with it the order a set of words iterates in, differs between processes; a score summed
+    # in that order would differ in its last bit, and a tie between two sentences would break differently per run
+    code = ("from satiate.engine.answer import Relevance\n"
+            "relevance = Relevance('', [])\n"
+            "relevance.weight = {'alpha': 0.1, 'beta': 0.2, 'gamma': 0.3, 'delta': 0.7, 'eps': 1.1}\n"
+            "relevance.total = 1.0\n"
+            "print(repr(relevance.value(frozenset(relevance.weight))))")
+    scores = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                             capture_output=True, text=True, check=True).stdout for seed in range(8)}
+    assert scores == {"2.4\n"}
