@@ -31,12 +31,14 @@ from satiate.engine.reading.fit import (
     is_alias,
     on_the_converse_side,
     only_a_reference,
+    only_an_authority,
     only_life_years,
     place_share,
     who_did_act,
 )
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
+    ADJECTIVE_HEADS,
     PLACE_NOUNS,
     asked_phrase,
     asks_for_a_period,
@@ -104,8 +106,6 @@ _QUANTITY = re.compile(
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent".split())
-# Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British").
-ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
@@ -529,7 +529,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: 
     """How well a span fits the kind asked for; a quoted span is a title, not a person; a span that carries the
     question's own noun ("Harrow County" for "what county") fits best, and so does the name a sentence says
     something is called, for a question asking what it was called (``naming``)."""
-    if head and head in span.lower().split() or naming and expected.kind != "person" and is_alias(span, text):
+    if head and _headed_by(span, head) or naming and expected.kind != "person" and is_alias(span, text):
         return 1.3
     if expected.kind == "person":
         parts = [part for part in span.split() if part != "&"]  # "Pell & Sons": a firm's name, each word capitalised
@@ -542,6 +542,14 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: 
             return 0.4  # a thing's name ("the Gull Rose was launched"): a person's takes no article
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0
+
+
+def _headed_by(span: str, head: str) -> bool:
+    """The name is one of the noun's kind by its own words: the noun ends it ("Harrow County") or stands before
+    "of" ("City of Kesh", "Kesh Hall of Fame"); a name that only holds the word ("Country Road Radio") is of another
+    kind."""
+    tokens = span.lower().split()
+    return tokens[-1:] == [head] or any(tokens[at:at + 2] == [head, "of"] for at in range(len(tokens)))
 
 
 @dataclass(frozen=True)
@@ -655,8 +663,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "engineer from 1879, a millwright born in 1851": the act asked has its own year
             if denies(scored.line.text, span, relation):
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
-            if only_a_reference(span, scored.line.text):
-                continue  # "(see "The Gedney Works")" names a note to read, not an answer
+            if only_a_reference(span, scored.line.text) or only_an_authority(span, scored.line.text, question):
+                continue  # "(see "The Gedney Works")" names a note to read, "according to the charter" whose word
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

@@ -49,8 +49,10 @@ from satiate.engine.reading.fit import (
     who_did_act,
 )
 from satiate.engine.reading.kinds import (
+    ADJECTIVE_HEADS,
     KIND_WORDS,
     PHRASE_ENDS,
+    PLACE_NOUNS,
     asked_form,
     asked_phrase,
     classified_as,
@@ -181,7 +183,9 @@ def assess(chain: Chain) -> Commitment:
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
     form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
-    unread += [noun for noun in asked_noun if not form and not any(states(stem(noun), stems_of(text)) for text in read)]
+    # (a place's kind is read from how the sources use its name: "born in Harrowgate" answers "in which town")
+    unread += [noun for noun in asked_noun if not form and not (chain.kind == "place" and noun in PLACE_NOUNS)
+               and not any(states(stem(noun), stems_of(text)) for text in read)]
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
     owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
     unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
@@ -228,6 +232,11 @@ def assess(chain: Chain) -> Commitment:
     # "what was the name of X's first wife?": the noun the answer is asked as, said by a hop but not by the sentence
     # that states the answer, is said of someone else
     kind_noun = next(iter(kind_stems), "") if chain.kind in ("person", "name") else ""
+    # "on which farm ...?": the sources speak of farms, but no cited sentence or page calls anything one, so nothing
+    # shows the answer is one (a nationality is told by its adjective, "British", never with the noun). A place's
+    # kind is read from how the sources use its name (``fit``); a thing's only from the noun.
+    if chain.kind == "name" and (kind_stems & asked) - covered - {stem(noun) for noun in ADJECTIVE_HEADS}:
+        share = min(share, NO_RELATION_SHARE)
     if kind_noun in covered and kind_noun not in said_of_answer and not any(
             states(kind_noun, said_in(text)) for text in chain.stating + chain.answer_pages):
         share = min(share, NO_RELATION_SHARE)

@@ -66,6 +66,7 @@ ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|chri
 # "who was the engineer behind X?": the noun that says what the one asked for is
 ASKS_ROLE = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<role>(?:[a-z-]+ ){0,2}?[a-z-]+)"
                        r"(?= (?:of|behind|for|at|in|on|to|who|that|when)\b|$)")
+PREPOSITION_WHOM = re.compile(r"^(from|to|with|by|for|against|under) whom\b", re.IGNORECASE)  # asks the one after it
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
 LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
@@ -137,7 +138,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' is capitalised only where it opens a sentence: nothing shows it is a name"
         if chain.kind == "person" and re.search(r"\d", answer):
             return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
-        if chain.kind == "person" and (place_share(answer, chain.read) >= PLACE_SHARE or
+        # "from whom ...?" asks for the one after "from", where a place would stand too
+        after_asked = bool(PREPOSITION_WHOM.match(chain.question.strip())) and not _not_after_the_preposition(chain)
+        if chain.kind == "person" and not after_asked and (place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
         # "*Gull Rose*", "“Gull Rose”" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
@@ -155,6 +158,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence names '{answer}' as the owner of the {owned}, not as the {owned}"
         if chain.kind == "place" and (noun := named_as(answer, chain.stating)) and noun not in PLACE_NOUNS:
             return WRONG_KIND, f"the cited sentence names '{answer}' as a {noun}, not a place"
+        if chain.kind == "name" and _asks_what_of_a_thing(question) and a_person(answer, chain.read):
+            return WRONG_KIND, f"'{answer}' is a person, and the question asks what, not who"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
                                "a place"
@@ -187,6 +192,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
+        if chain.kind == "person" and (preposition := _not_after_the_preposition(chain)):
+            return WRONG_KIND, f"the cited sentence does not name '{answer}' after '{preposition}' as the question does"
         # "who named the ship?" asks who gave the name, and the name given is no one; "what was it called?" asks it
         if (chain.kind == "person" or not ASKS_FOR_A_NAME.search(question)) and \
                 any(is_alias(answer, text) for text in chain.stating):
@@ -203,6 +210,26 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
     return 1.0, ""
+
+
+def _not_after_the_preposition(chain: Chain) -> str:
+    """The preposition a "from whom ...?" question asks through ("from", "to", "with", "by", "for"), when no cited
+    sentence names the answer after it (a few words may come between: "from the widow of Ada Pell"): "took the lease
+    of Kesh Mill from Ada Pell" answers with the one after "from", not the mill. A question whose act has a converse
+    ("from whom did she buy it?", told as "he sold it to her") is read by the converse check instead."""
+    asked = PREPOSITION_WHOM.match(chain.question.strip())
+    if asked is None or not chain.stating or any(converse(stem(word)) for word in words(chain.question)):
+        return ""
+    preposition = asked.group(1).lower()
+    after = re.compile(rf"\b{preposition}\s+(?:[\w'’-]+\s+){{0,4}}?{re.escape(chain.answer)}", re.IGNORECASE)
+    return "" if any(after.search(text) for text in chain.stating) else preposition
+
+
+def _asks_what_of_a_thing(question: str) -> bool:
+    """A "what" question with no noun of its own ("what is the northern limit of ...?", "what was the roof made
+    of?") asks what a thing is, made of or has: no person answers it. A name asked for ("what was he called?"), or
+    a noun after "what"/"which" ("which engineer"), may be a person's."""
+    return question.startswith("what ") and not asked_phrase(question) and not ASKS_FOR_A_NAME.search(question)
 
 
 def who_did_act(question: str) -> str:
@@ -640,6 +667,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
     # "Mr Ada Pell", "Dr. Ada Pell": a title only people bear ("Lady" and "Sir" also name engines and ships)
     titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")
+    if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
+        return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
         dated.search(text) or titled.search(text) for text in read)
 
@@ -668,6 +697,16 @@ def only_a_reference(span: str, text: str) -> bool:
     referred = [match.start() for match in re.finditer(rf"\bsee\s+(?:also\s+)?[\"“]?(?=\[*{re.escape(span)})",
                                                         text, re.IGNORECASE)]
     return bool(mentions) and len(referred) >= len(mentions)
+
+
+def only_an_authority(span: str, text: str, question: str) -> bool:
+    """Every mention of the span names whose word a statement is ("the border, according to the Hale Charter"): the
+    authority for the value, not the value, unless the question asks whose word it is ("according to whom?")."""
+    if re.search(r"\baccording to (?:whom|what|which)\b", question, re.IGNORECASE):
+        return False
+    mentions = [match.start() for match in re.finditer(re.escape(span), text)]
+    cited = re.findall(rf"\baccording to\s+(?:the\s+)?(?={re.escape(span)})", text, re.IGNORECASE)
+    return bool(mentions) and len(cited) >= len(mentions)
 
 
 def named_as(name: str, texts: tuple[str, ...]) -> str:

@@ -11,11 +11,13 @@ import re
 from collections.abc import Iterable
 
 from satiate.engine.reading.names import DETERMINERS
-from satiate.tools.text import AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shaped, words
+from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shaped, words
 
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
 # about, an auxiliary starts its verb.
 PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
+# Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British"), which never says the noun.
+ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 # "what kind of X", "what type of X": the kind word only points at X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
 # The form an answer must take, read off the question's wording (checked in this order, the first that matches):
@@ -40,6 +42,7 @@ PLACE_NOUNS = frozenset(
     "capital borough municipality street road lane row square avenue quay wharf junction valley harbour port "
     "bay".split()
 )
+_NAMING_END = re.compile(r"\b(?:called|named|known as)\W*$", re.IGNORECASE)  # a question asking what a thing is called
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
 PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
@@ -70,18 +73,23 @@ def asks_for_a_period(question: str) -> bool:
 def asked_phrase(question: str) -> list[str]:
     """The noun phrase the question names its answer by, its noun last: the words after "what"/"which" ("which
     Welsh coastal glider was ..." -> welsh, coastal, glider; "what kind of ferry" -> ferry); none when the
-    question word is followed by its verb ("what is ..."), is a relative "which" ("the town in which ..."), or the
-    phrase runs on too long to be a noun phrase."""
+    question word is followed by its verb ("what is ..."), is a relative "which" ("the town in which ...", not "in
+    which town ...?", the question's own), or the phrase runs on too long to be a noun phrase. "What was the ferry
+    ... called?" asks for a ferry, as "what was the name of the ferry ...?" does."""
     clause = re.split(r"[,;:?!\"“(]", question)
     for part in clause:
         tokens = phrase_tokens(part)
         for at, token in enumerate(tokens):
-            if token not in ("what", "which") or token == "which" and at and tokens[at - 1] in PHRASE_ENDS:
+            # "the town in which ...": a relative "which"; "In which inn ...?" opens the question with its own
+            if token not in ("what", "which") or token == "which" and at > 1 and tokens[at - 1] in PHRASE_ENDS:
                 continue
             after = tokens[at + 1:at + 1 + _before_a_name(part.split()[at + 1:])]
             if after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
                     after[2:4] == ["name", "of"]:  # "what was the name of the ferry ..." asks for a ferry
                 after = after[4:]
+            elif after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
+                    _NAMING_END.search(question):  # "what was the ferry Ada Pell ran called?" too
+                after = after[2:]
             phrase = _noun_phrase(after)
             if phrase:
                 return phrase
@@ -183,8 +191,8 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         if match is None:
             continue
         described = {stem(word) for word in words(match.group("description"))[:DESCRIPTION_WORDS]}
-        if noun not in described:
-            continue
+        if noun not in {stem(head) for head in _heads(match.group("description"))}:
+            continue  # "a country music station" is a station, not a country
         subject = match.group("subject").strip(" \"“”")
         if subject.lower() in PRONOUNS:
             if position:  # far into a page, what "it" stands for is not known
@@ -193,6 +201,23 @@ def described_as(phrase: list[str], sentences: Iterable[tuple[str, str, int]]) -
         share = len(modifiers & described) / len(modifiers) if modifiers else 1.0
         found[subject.lower()] = max(found.get(subject.lower(), 0.0), share)
     return found
+
+
+def _heads(description: str) -> list[str]:
+    """The nouns a definition says its subject is: the last word of each coordinated phrase before its first
+    preposition, relative word or participle ("a town and civil parish in ..." -> town, parish; "a glider built in
+    ..." -> glider; "a country music station" -> station)."""
+    heads = []
+    for part in re.split(r",|\s+(?:and|or)\s+", description):
+        run: list[str] = []
+        for word in (token.strip("\"“”'’()").lower() for token in part.split()):  # "jet-powered" is one word
+            if not run and word in ARTICLES:
+                continue
+            if word in PHRASE_ENDS or run and verb_shaped(word):
+                break
+            run.append(word)
+        heads += run[-1:]
+    return heads
 
 
 def kind_share(name: str, described: dict[str, float]) -> float | None:

@@ -7,7 +7,7 @@ import pytest
 
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import ASKED_AS, assess
-from satiate.engine.reading.fit import asked_acts, is_alias, type_fit
+from satiate.engine.reading.fit import _asks_what_of_a_thing, asked_acts, is_alias, type_fit
 from satiate.nodes.synthesize import committed
 
 FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."
@@ -1063,3 +1063,38 @@ def test_the_act_and_the_version_asked_must_be_the_ones_the_sentence_tells(quest
     verdict = assess(chain(question, turned_away[0], kind, turned_away[1]))
     assert verdict.confidence < 0.8 and why in verdict.explanation()
     assert assess(chain(question, kept[0], kind, kept[1])).confidence >= 0.8
+
+
+def test_a_person_does_not_answer_what_a_thing_is_made_of_or_is() -> None:
+    stating = "The roof of the Kesh boathouse was laid in 1880 by Ada Pell (1851–1920), with slate from Orren."
+    for question in ("What was the roof of the Kesh boathouse made of?", "What is the roof of the Kesh boathouse?"):
+        verdict = assess(chain(question, "Ada Pell", "name", stating))
+        assert verdict.factors["type"] < 1.0 and "is a person" in verdict.missing[0]
+    titled = "Mr Hale carried the cup out of the boathouse before the roof fell in."  # the title tells a person
+    verdict = assess(chain("What was the roof of the Kesh boathouse made of?", "Mr Hale", "name", titled))
+    assert "is a person" in verdict.missing[0]
+    # a noun a person can be, or a name asked for, may be answered by a person
+    noun = assess(chain("Which slater laid the roof of the Kesh boathouse?", "Ada Pell", "name", stating))
+    assert noun.factors["type"] == 1.0
+    assert not _asks_what_of_a_thing("what was the slater of the kesh boathouse called")
+
+
+def test_the_noun_a_which_question_names_its_answer_by_must_be_said_by_the_chain() -> None:
+    # the sources speak of a farm, but the cited sentence calls nothing one: nothing shows the answer is a farm
+    stating = "The cup went to Ada Pell with Rook, a black dog, who brought the ewes home in the fog."
+    dog = assess(chain("On which farm was Ada Pell brought up?", "Rook", "name", stating,
+                       (stating, "Hollin End is a hill farm above Kesh.")))
+    assert dog.factors["coverage"] <= 0.5 and "'farm'" in dog.missing[-1]
+    farm = "Ada Pell was brought up at Hollin End, a hill farm above Kesh."
+    assert assess(chain("On which farm was Ada Pell brought up?", "Hollin End", "name", farm)).confidence == 1.0
+
+
+def test_a_from_whom_question_is_answered_by_the_one_the_sentence_names_after_from() -> None:
+    stating = "In 1889 Ivo Hale took the tenancy of Kesh Mill from Ada Pell, on a seven-year lease."
+    question = "From whom did Ivo Hale take the tenancy of the mill?"
+    assert "after 'from'" in assess(chain(question, "Kesh Mill", "person", stating)).missing[0]
+    assert assess(chain(question, "Ada Pell", "person", stating)).factors["type"] == 1.0
+    # an act with a converse is told from its other side: the converse check reads it
+    sold = assess(chain("From whom did Ivo Hale buy the mill?", "Ada Pell", "person", "Ada Pell sold the mill to "
+                        "Ivo Hale in 1889."))
+    assert sold.factors["type"] == 1.0

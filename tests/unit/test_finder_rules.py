@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from satiate.engine.answer import _type_fit, expected_answer, find_answer, said_on
+from satiate.engine.reading.fit import only_an_authority
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
 
@@ -21,6 +22,8 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("In what year did the Tarrow mill close?") == ["year"]
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
     assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
+    assert asked_phrase("In which inn did the Kesh club first meet?") == ["inn"]  # the question's own "which"
+    assert asked_phrase("What was the barge named after Ada Pell's mother called?") == ["barge"]  # a name asked for
     assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
     assert asked_phrase("What was the name of the ferry Ada Pell ran?") == ["ferry"]  # a name opens its clause
     assert asked_phrase("What was the name of Ada Pell's ferry?")[-1] == "ferry"  # a possessive qualifies the noun
@@ -254,6 +257,32 @@ def test_a_name_ending_in_a_place_noun_is_a_place_for_who() -> None:
     raised = "The alarm was raised by the stoker, Ivo Marr, who then ran the length of Gull Street to the station."
     expected = expected_answer("Who raised the alarm?")
     assert _type_fit("Gull Street", expected, raised) < _type_fit("Ivo Marr", expected, raised)
+
+
+def test_whose_word_a_value_is_is_no_candidate_for_the_value() -> None:
+    sources = [_page(1, "Oster reserve", "The reserve ends at the Oster line (its northern limit according to the "
+                     "Hale Charter), where the moor begins.")]
+    found = find_answer("What is the northern limit of the Oster reserve?", sources)
+    assert "Hale Charter" not in [span for span, _ in found.candidates]
+    text = sources[0]["text"]
+    assert only_an_authority("Hale Charter", text, "What is the northern limit of the Oster reserve?")
+    assert not only_an_authority("Hale Charter", text, "According to which charter does the reserve end there?")
+    assert not only_an_authority("Oster line", text, "What is the northern limit of the Oster reserve?")
+
+
+def test_a_definition_calls_its_subject_by_its_head_noun_not_by_a_modifier() -> None:
+    sentences = [("Kesh Gold is a country music radio station in Tarrow.", "Kesh Gold", 0),
+                 ("Orrin is a town and civil parish in the Tarrow valley.", "Orrin", 0)]
+    assert described_as(["country"], sentences) == {}  # a station, whatever music it plays
+    assert described_as(["parish"], sentences) == {"orrin": 1.0}  # each coordinated noun is a head
+
+
+def test_a_name_is_of_the_asked_kind_when_the_noun_ends_it_or_stands_before_of() -> None:
+    expected = expected_answer("In which county is Kesh?")
+    text = "Kesh lies in Harrow County, and Kesh County Radio serves the City of Tarrow."
+    assert _type_fit("Harrow County", expected, text, "county") > _type_fit("Kesh County Radio", expected, text,
+                                                                            "county")
+    assert _type_fit("City of Tarrow", expected, text, "city") > 1.0
 
 
 def test_a_sentences_score_is_the_same_in_every_process() -> None:
