@@ -491,6 +491,14 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
 
+def _called_short_by_question(span: str, question: str) -> bool:
+    """The question calls the span by its last word alone ("which of the Union's conductors ...?" for "Kesh Choral
+    Union"): a longer name's short form, after "the", names the question's own thing, which is not its answer."""
+    last = span.split()[-1] if len(span.split()) > 1 else ""
+    return bool(last[:1].isupper()) and bool(
+        re.search(rf"\bthe {re.escape(last)}\b(?!['’]?\s*[A-Z])", question))
+
+
 def _modifier(span: str, text: str) -> bool:
     """A one-word name used as an adjective ("an American voice actor", "a Japanese rock band") describes
     something else; it is not the thing asked for."""
@@ -654,7 +662,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
             key = span.lower()
             share = kind_share(span, of_kind)
-            if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or (
+            if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
+                    _called_short_by_question(span, question) or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):

@@ -296,3 +296,11 @@ def test_a_sentences_score_is_the_same_in_every_process() -> None:
     scores = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
                              capture_output=True, text=True, check=True).stdout for seed in range(8)}
     assert scores == {"2.4\n"}
+
+
+def test_a_name_the_question_calls_by_its_last_word_is_the_questions_own_thing() -> None:
+    sources = [_page(1, "Kesh Choral Union", "Ada Pell was the first woman to conduct the Kesh Choral Union, from 1948 "
+                     "until 1971.")]
+    found = find_answer("Which of the Union's conductors was the first woman to hold the post?", sources)
+    assert "Kesh Choral Union" not in [span for span, _ in found.candidates]
+    assert found.candidates and found.candidates[0][0] == "Ada Pell"
