@@ -491,12 +491,10 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
 
-def _called_short_by_question(span: str, question: str) -> bool:
-    """The question calls the span by its last word alone ("which of the Union's conductors ...?" for "Kesh Choral
-    Union"): a longer name's short form, after "the", names the question's own thing, which is not its answer."""
-    last = span.split()[-1] if len(span.split()) > 1 else ""
-    return bool(last[:1].isupper()) and bool(
-        re.search(rf"\bthe {re.escape(last)}\b(?!['’]?\s*[A-Z])", question))
+def _short_forms(question: str) -> frozenset[str]:
+    """The capitalised words the question calls a thing by, after "the" ("which of the Union's conductors ...?":
+    "Union"). A longer name ending in one ("Kesh Choral Union") is the question's own thing, not its answer."""
+    return frozenset(re.findall(r"\bthe ([A-Z][\w-]*)\b(?!['’]?\s*[A-Z])", question))
 
 
 def _modifier(span: str, text: str) -> bool:
@@ -651,6 +649,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             mentioned_in[span.lower()].add(line.source["key"])
     # Names the sources define by the question's noun ("X is a Welsh glider" for "which glider"): the kind asked.
     of_kind = described_as(asked_phrase(question), ((line.text, line.source["title"], line.position) for line in pool))
+    short_forms = _short_forms(question)
     best_value: dict[str, float] = {}
     carriers: dict[str, Scored] = {}
     sources_of: dict[str, set[str]] = defaultdict(set)
@@ -663,7 +662,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             key = span.lower()
             share = kind_share(span, of_kind)
             if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
-                    _called_short_by_question(span, question) or (
+                    len(span.split()) > 1 and span.split()[-1] in short_forms or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):

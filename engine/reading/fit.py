@@ -139,7 +139,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and re.search(r"\d", answer):
             return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
         # "from whom ...?" asks for the one after "from", where a place would stand too
-        after_asked = bool(PREPOSITION_WHOM.match(chain.question.strip())) and not _not_after_the_preposition(chain)
+        unsaid_preposition = _not_after_the_preposition(chain) if chain.kind == "person" else ""
+        after_asked = bool(PREPOSITION_WHOM.match(chain.question.strip())) and not unsaid_preposition
         if chain.kind == "person" and not after_asked and (place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
@@ -192,8 +193,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
-        if chain.kind == "person" and (preposition := _not_after_the_preposition(chain)):
-            return WRONG_KIND, f"the cited sentence does not name '{answer}' after '{preposition}' as the question does"
+        if unsaid_preposition:
+            return WRONG_KIND, f"the cited sentence does not name '{answer}' after '{unsaid_preposition}' as the " \
+                               "question does"
         # "who named the ship?" asks who gave the name, and the name given is no one; "what was it called?" asks it
         if (chain.kind == "person" or not ASKS_FOR_A_NAME.search(question)) and \
                 any(is_alias(answer, text) for text in chain.stating):
