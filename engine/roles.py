@@ -189,7 +189,7 @@ def role_problem(claim: str, passages: list[tuple[str, str]]) -> str | None:
     return None
 
 
-NEGATIONS = frozenset("not never no neither nor".split())
+NEGATIONS = frozenset("not never no neither nor nothing".split())
 DENIAL_REACH = 4  # words between a name and the negation, and between the negation and the verb it denies
 _CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
 
@@ -207,6 +207,15 @@ def denies(sentence: str, name: str, relation: set[str]) -> bool:
         if token in NEGATIONS or token.endswith("n't"):
             return any(stem in relation for stem in stems(" ".join(tokens[index + 1:index + 1 + DENIAL_REACH])))
     return False
+
+
+_NEGATED = re.compile(rf"\b(?:{'|'.join(NEGATIONS)}|\w+n['’]t)\b[^,;:.!?—–()]*", re.IGNORECASE)
+
+
+def affirmed(sentence: str) -> str:
+    """The sentence without what it says under a negation, each to its clause's end ("but nothing about when he was
+    born", "the book does not say where"): an act said only there is not told."""
+    return _NEGATED.sub(" ", sentence)
 
 
 # --- which act a phrase goes with ----------------------------------------------------------------------------------

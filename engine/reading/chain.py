@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
-from satiate.tools.lexicon import converse, paraphrases, phrase_stems
+from satiate.engine.roles import INTERVENING
+from satiate.tools.lexicon import PARTICLES, converse, paraphrases, phrase_stems
 from satiate.tools.text import STOPWORDS, content_terms, stem, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
@@ -24,7 +25,6 @@ ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?
                         r"(?P<verb>[a-z]+)(?: (?:with|to|from|for|into|in|on|at|by|about|against))?\W*$")
 # verbs that tell no event of their own: "the commission went through the council" is told by its other words
 LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
-PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"
 # what follows a verb that takes a place or a thing: a particle or a preposition ("move out of", "sail to")
 VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
@@ -148,10 +148,13 @@ def asked_verb(chain: Chain) -> str:
     asked = ASKED_VERB.match(chain.question[:1].lower() + chain.question[1:])
     if asked is None:
         return _verb_before_its_object(chain.question)
-    if asked.group("verb") in STOPWORDS:
-        return ""
-    before = words(chain.question[:asked.start("verb")])[-1:]
+    preceding = words(chain.question[:asked.start("verb")])
+    before = preceding[-1:]
     verb = asked.group("verb")
+    if verb in PARTICLES and before and known_verb(before[0]) and not set(preceding[-2:-1]) & DETERMINERS:
+        return before[0]  # "when did the mill shut down?": the verb is the word before its particle (not "the sign")
+    if verb in STOPWORDS:
+        return ""
     if before and stem(before[0]) in LIGHT_VERBS and paraphrases(f"{stem(before[0])} {stem(verb)}"):
         return ""  # "take place": a light verb and its noun the lexicon knows as one verb, "happen", tell no act
     if before and before[0] in DETERMINERS:
@@ -161,24 +164,28 @@ def asked_verb(chain: Chain) -> str:
 
 
 def _verb_before_its_object(question: str) -> str:
-    """The bare verb of a "when did X <verb> ...?" question that goes on past it to a place or a name ("when did
-    the mill move out of Kesh?", "when did Ada Pell leave Kesh?"): the first word after the subject that the verb
-    lexicon knows as a verb and that a particle, a preposition or a name follows."""
+    """The bare verb of a "when did X <verb> ...?" question that goes on past it to a place, a name or an object
+    ("when did the mill move out of Kesh?", "when did Ada Pell leave Kesh?", "where did the band hold its
+    meetings?"): the first word after the subject that the verb lexicon knows as a verb and that a particle, a
+    preposition, a name or a determiner follows."""
     opened = re.match(r"^(?:\w+ )?(?:when|where|why|how|what|which)(?: [a-z]+)? (?:do|does|did) ", question,
                       re.IGNORECASE)
     if opened is None:
         return ""
     rest = re.findall(r"[\w'’-]+", question[opened.end():]) + [""]
     verbs = [(at, word) for at, word in enumerate(rest[1:-1], 1)
-             if word.islower() and word not in STOPWORDS | DETERMINERS and known_verb(word)]
+             if word.islower() and word not in STOPWORDS | DETERMINERS | INTERVENING and not word.endswith("ly") and
+             known_verb(word)]
     for at, word in verbs:  # a particle, a preposition or a name after it: "leave Kesh", not "the album Gull Rose"
         if rest[at + 1] in VERB_FOLLOWERS or rest[at + 1][:1].isupper():
             return word
     for at, word in verbs:  # else the word after the subject's name: "did the Kesh Mill reopen after ...", "did Kesh
-        # get its ...", but not "did the Kesh school open", where one word after "the" qualifies the noun
-        if rest[at - 1][:1].isupper() and not (at >= 2 and rest[at - 2] in DETERMINERS):
+        # (first) get its ...", but not "did the Kesh school open", where one word after "the" qualifies the noun
+        name_end = at - 1 - (rest[at - 1] in INTERVENING or rest[at - 1].endswith("ly"))
+        if name_end >= 0 and rest[name_end][:1].isupper() and not (name_end >= 1 and rest[name_end - 1] in DETERMINERS):
             return word
-    return ""
+    # else the verb before its object's determiner: "did the Kesh band hold its meetings"
+    return next((word for at, word in verbs if rest[at + 1] in DETERMINERS), "")
 
 
 def known_verb(word: str) -> bool:

@@ -60,7 +60,7 @@ from satiate.engine.reading.kinds import (
     owned_phrase,
 )
 from satiate.engine.reading.names import name_spans
-from satiate.engine.roles import IRREGULAR_PASTS, denies
+from satiate.engine.roles import IRREGULAR_PASTS, affirmed, denies
 from satiate.tools.lexicon import converse
 from satiate.tools.text import (
     ARTICLES,
@@ -99,10 +99,13 @@ ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
-# "who was the engine named after?", "after whom is the cup named?" ask the naming (the question's last words), which
-# only a sentence telling a naming states
+# "who was the engine named after?", "after whom is the cup named?" ask the naming (the question's last words), and
+# "which of the boats was named after his mother?" asks for the thing so named: only a sentence telling a naming
+# states either (a naming that describes the question's own thing, "who built the hall named after X?", is not asked)
 ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)\W*$|"
-                           r"^(?:after|for) (?:whom|what)\b.*\b(?:named|called)\W*$", re.IGNORECASE)
+                           r"^(?:after|for) (?:whom|what)\b.*\b(?:named|called)\W*$|"
+                           r"^(?:which|what)\b[^?]*?\b(?:was|were|is|are) (?:named|called|renamed) (?:after|for)\b",
+                           re.IGNORECASE)
 NAMING = re.compile(r"\b(?:named|called|renamed|name[sd]?) (?:after|for)\b|\bnamesake\b|\bin hono(?:u)?r of\b",
                     re.IGNORECASE)
 VERSION_WORDS = frozenset("original former later".split())  # which version of a thing, like "rebuilt", "restored"
@@ -249,7 +252,7 @@ def assess(chain: Chain) -> Commitment:
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead
     verb_unstated = bool(acts) and not any(
-        states(stem(act), said_in(text)) for act in acts
+        states(stem(act), said_in(affirmed(text))) for act in acts
         for text in saying + ([] if known_verb(act) or verb_shaped(act) else list(chain.answer_pages)))
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
     # converse: a sentence naming the person for something else cannot say which side they were on
@@ -258,8 +261,13 @@ def assess(chain: Chain) -> Commitment:
     # lifeboat under its coxswain, Ada Pell"), names the answer for something else. A post asked through ("who acted
     # as arbitrator?") is the relation instead, read above.
     by_answer = re.compile(rf"\bby\b[^.;:]{{0,60}}?{re.escape(chain.answer)}")
-    act_untold = bool(traded) and traded not in LIGHT_VERBS and not noun and not any(
-        states(traded, said_in(text)) for text in chain_texts) and not any(by_answer.search(text) for text in saying)
+    # "who took over (as matron)?": a light verb and its particle are an act of their own, told by those words or the
+    # lexicon's, whatever post it is taken in
+    particle = [word for word in words(chain.question)[2:3] if word in PARTICLES and traded in LIGHT_VERBS]
+    told = " ".join([traded, *particle])
+    act_untold = bool(traded) and (bool(particle) or traded not in LIGHT_VERBS and not noun) and not any(
+        states(told, said_in(affirmed(text))) for text in chain_texts) and not any(
+        by_answer.search(text) for text in saying)
     if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
         verb_unstated, acts = True, tuple(word for word in words(chain.question) if stem(word) == traded)[:1]
     # Each of these leaves the relation asked unshown however many of the question's words the chain covers.
@@ -277,7 +285,8 @@ def assess(chain: Chain) -> Commitment:
                      f"the cited sentences do not place it in {year}" if year else "",
                      f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
                      f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else "",
-                     f"the cited sentences do not tell who {words(chain.question)[1]}" if act_untold else ""]
+                     f"the cited sentences do not tell who {' '.join(words(chain.question)[1:2 + len(particle)])}"
+                     if act_untold else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)

@@ -90,6 +90,8 @@ def asked_phrase(question: str) -> list[str]:
             elif after[:2] in (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"]) and \
                     _NAMING_END.search(question):  # "what was the ferry Ada Pell ran called?" too
                 after = after[2:]
+            if after[:1] == ["of"] or after[:2] == ["one", "of"]:  # "which of the company boats ...?" asks for a boat
+                after = after[after.index("of") + 1:]
             phrase = _noun_phrase(after)
             if phrase:
                 return phrase

@@ -8,6 +8,7 @@ import pytest
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import ASKED_AS, assess
 from satiate.engine.reading.fit import _asks_what_of_a_thing, asked_acts, is_alias, type_fit
+from satiate.engine.reading.kinds import asked_phrase
 from satiate.nodes.synthesize import committed
 
 FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."
@@ -915,6 +916,9 @@ def test_a_word_after_a_determiner_is_a_noun_not_the_act_asked():
     ("When did Ada Pell leave Kesh?", "leave"),  # a verb before its object, a name
     ("When did the Kesh Cottage Hospital reopen after the fire?", "reopen"),  # the verb after the subject's name
     ("In what year did the Orren Steam Company stop running its boats?", "stop"),
+    ("In what year did the Kesh Harriers first win the Orren Cup?", "win"),  # an adverb after the subject's name
+    ("When did Ada Pell finally leave the farm?", "leave"),
+    ("Where did the Kesh choir hold its practices?", "hold"),  # the verb before its object's determiner
     ("Where did the band form that made the live album Gull Rose?", None),  # a noun before a name is no act
 ])
 def test_the_act_asked_is_the_verb_before_its_object(question, act):
@@ -1098,3 +1102,46 @@ def test_a_from_whom_question_is_answered_by_the_one_the_sentence_names_after_fr
     sold = assess(chain("From whom did Ivo Hale buy the mill?", "Ada Pell", "person", "Ada Pell sold the mill to "
                         "Ivo Hale in 1889."))
     assert sold.factors["type"] == 1.0
+
+
+def test_a_verb_with_its_particle_is_the_act_a_when_question_asks() -> None:
+    question = "When did the Kesh tannery shut down?"
+    assert asked_acts(chain(question, "1902", "date", "x")) == ("shut",)
+    assert asked_acts(chain("When did they take the sign down?", "1902", "date", "x")) == ()  # "sign" is a noun
+    opening = "The Kesh tannery took its first hides in 1871, when the Orren road was made up."
+    verdict = assess(chain(question, "1871", "date", opening))
+    assert verdict.confidence < 0.8 and "'shut'" in verdict.explanation()
+    closing = "The Kesh tannery closed for good in 1902, when the river trade failed."  # the lexicon's "shut"
+    assert assess(chain(question, "1902", "date", closing)).confidence == 1.0
+
+
+def test_an_act_said_only_under_a_negation_is_not_told() -> None:
+    question = "In what year was Ivo Hale born?"
+    unknown = "I have Ivo Hale's years as warden (1901-1920) but nothing about when he was born."
+    verdict = assess(chain(question, "1901", "date", unknown))
+    assert verdict.confidence < 0.8 and "'born'" in verdict.explanation()
+    told = "Nobody knew his parents, but Ivo Hale was born in 1868 at Kesh."  # the negation ends with its clause
+    assert assess(chain(question, "1868", "date", told)).confidence == 1.0
+
+
+def test_who_took_over_asks_the_taking_over_even_in_a_post() -> None:
+    question = "Who took over from Ada Pell as matron at Kesh?"
+    sibling = "Matron: Ada Pell, sister of Orren's Ivo Pell, until 1879. I have no name for whoever came after her."
+    verdict = assess(chain(question, "Ivo Pell", "person", sibling))
+    assert verdict.confidence < 0.8 and "who took over" in verdict.explanation()
+    took = "In 1879 Edith Marr took over as matron at Kesh from Ada Pell."
+    assert assess(chain(question, "Edith Marr", "person", took)).confidence == 1.0
+    # told from the other side, the particle a few words on: handing over is taking over
+    handed = "Ada Pell retired in 1879 and handed the Kesh ferry over to her mate, Edith Marr."
+    ferry = assess(chain("Who took over the Kesh ferry when Ada Pell retired?", "Edith Marr", "person", handed))
+    assert ferry.confidence == 1.0
+
+
+def test_the_thing_asked_as_named_after_someone_needs_a_sentence_telling_the_naming() -> None:
+    question = "Which of the Kesh company's barges was named after Ivo Hale's mother?"
+    assert asked_phrase(question)[-1] == "barges"  # "which of the ...": one of them is asked for
+    sale = "In 1919 Ivo Hale sold the yard, the four barges and the lease of Orren Pit to a combine."
+    verdict = assess(chain(question, "Orren Pit", "name", sale))
+    assert verdict.confidence < 0.8 and "named after" in verdict.explanation()
+    named = "The Kesh company's barge Edith, launched in 1890, was named after Ivo Hale's mother."
+    assert assess(chain(question, "Edith", "name", named)).confidence >= 0.8

@@ -37,22 +37,35 @@ def paraphrases(term: str) -> frozenset[str]:
     return _paraphrase_table().get(term, frozenset())
 
 
+PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"
+PARTICLE_REACH = 3  # words between a verb and its particle ("handed the Kesh ferry over")
+
+
 def phrase_stems(text: str) -> set[str]:
-    """The stems of each pair of adjacent words ("set up", "pass away"): what a two-word paraphrase is matched in."""
-    stemmed = [stem(word) for word in words(text)]
-    return {f"{first} {second}" for first, second in zip(stemmed, stemmed[1:])}
+    """The stems of each pair of adjacent words ("set up", "pass away"), and of a verb with its particle a few words
+    on ("handed the ferry over": "hand over"): what a two-word paraphrase is matched in."""
+    tokens = words(text)
+    stemmed = [stem(word) for word in tokens]
+    pairs = {f"{first} {second}" for first, second in zip(stemmed, stemmed[1:])}
+    return pairs | {f"{stemmed[at]} {tokens[on]}" for at in range(len(tokens))
+                    for on in range(at + 2, min(at + 2 + PARTICLE_REACH, len(tokens))) if tokens[on] in PARTICLES}
 
 
 # An act and its converse: the same event told from its other side ("A sold it to B" is "B bought it from A"). For
 # each act, the converse verb and the word after which the converse names the one who did the act asked.
 # ("give" is left out: "was given the post" tells the receiving in the passive, not the giving.)
 _CONVERSES = {"buy": ("sell", "to"), "purchase": ("sell", "to"), "sell": ("buy", "from"), "borrow": ("lend", "to"),
-              "lend": ("borrow", "from")}
+              "lend": ("borrow", "from"), "take over": ("hand over", "to"), "hand over": ("take over", "from")}
 
 
 @functools.cache
 def _converse_table() -> dict[str, tuple[str, str]]:
-    return {stem(act): (stem(other), mark) for act, (other, mark) in _CONVERSES.items()}
+    return {_stems(act): (_stems(other), mark) for act, (other, mark) in _CONVERSES.items()}
+
+
+def _stems(phrase: str) -> str:
+    """A phrase's stems joined by spaces ("take over"), as ``phrase_stems`` writes them."""
+    return " ".join(stem(word) for word in phrase.split())
 
 
 def converse(term: str) -> tuple[str, str] | None:
