@@ -51,12 +51,13 @@ from satiate.engine.reading.names import name_spans
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
-from satiate.tools.lexicon import converse, paraphrases, phrase_stems
+from satiate.tools.lexicon import converse, names_a_person, paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     AUXILIARIES,
     COUNT_WORD,
+    DOTTED_NUMBER,
     MONTHS,
     SCAN_CHARS,
     STOPWORDS,
@@ -109,6 +110,8 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
+OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".split())  # "In 1926 he ..."
+ADVERBIAL_REACH = 5  # words of an opening phrase of time or place read for the subject pronoun after it
 PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
@@ -167,7 +170,11 @@ class Found:
 
 # --- the question --------------------------------------------------------------------------------------------------
 def expected_answer(question: str) -> Expected:
-    """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no)."""
+    """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no). A question
+    set after what it builds on ("The ferry was named after a woman; who was her husband?") asks by its last clause."""
+    last_clause = re.split(r"[;:]\s+", question.strip())[-1]
+    if last_clause != question.strip() and words(last_clause)[:1] and words(last_clause)[0] in WH_WORDS:
+        question = last_clause
     lowered = " ".join(words(question))
     tokens = lowered.split()
     first = tokens[0] if tokens else ""
@@ -201,6 +208,8 @@ def expected_answer(question: str) -> Expected:
     match = re.search(r"\b(?:what|which)\s+(\w+)", lowered)
     if match and match.group(1) in TIME_NOUNS:
         return Expected("date")
+    if (asked := head_noun(question)) and names_a_person(asked):
+        return Expected("person")  # "which clergyman ...?", "which of the nurses ...?": a person by another word
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
@@ -269,13 +278,29 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     if not subject:
         return line
     first, second = (line.text.split()[:2] + ["", ""])[:2]
-    opener, head = first.lower().strip(","), subject.split()[-1].lower()
+    opener, head = _subject_word(line.text), subject.split()[-1].lower()
     if opener in PERSONAL_PRONOUNS and (head in common or _a_thing_page(line.source["text"])):
         return line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
+
+
+def _subject_word(text: str) -> str:
+    """The sentence's first word, lower-cased; or, past an opening phrase of time or place that names no one ("In
+    1926 he was sent ...", "After the fire, she ..."), the pronoun that is the sentence's subject."""
+    tokens = text.split()
+    opener = tokens[0].lower().strip(",") if tokens else ""
+    if opener not in OPENING_PREPOSITIONS:
+        return opener
+    for token in tokens[1:1 + ADVERBIAL_REACH]:
+        word = token.strip(",;:").lower()
+        if REFERRING_SUBJECTS.get(word) == "":  # "he", "she", "it", "they"; not the owner's "his"
+            return word
+        if token[:1].isupper() and token.strip(",") not in MONTHS:
+            break  # a name in the opening phrase may be what the pronoun stands for
+    return opener
 
 
 def _a_thing_page(text: str) -> bool:
@@ -293,7 +318,7 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     if expected.kind != "person" or not line.referred:
         return []
     title = clean_title(line.source["title"])
-    opener = line.text.split(" ", 1)[0].lower()
+    opener = _subject_word(line.text)
     label, _, value = line.text.partition(":")
     # a label says what its person was ("Keeper of the light"), not what they did: no answer to "who built it?"
     acts = asked_acts(Chain(question=question, answer="", kind="person", stating=()))
@@ -321,7 +346,8 @@ def focus_terms(question: str) -> frozenset[str]:
     if at is None:
         return frozenset()
     window = " ".join(tokens[max(0, at - FOCUS_BEFORE): at + FOCUS_AFTER + 1])
-    return frozenset(stems(window))
+    # which release is asked ("when did Kesh 3.0 ship?") is said by the sentence that answers, wherever it stands
+    return frozenset(stems(window)) | frozenset(DOTTED_NUMBER.findall(question))
 
 
 class Relevance:
@@ -516,11 +542,23 @@ def _proximity(text: str, span: str, question_terms: frozenset[str]) -> float:
         at = next(i for i in range(len(tokens)) if tokens[i:i + len(span_tokens)] == span_tokens)
     except StopIteration:
         return 0.5
+    # a sentence listing releases ("2.0 on 2 May 2010, 3.0 on 11 May 2015") gives each its own clause: a value
+    # outside the clause of the release asked is another release's
+    releases = [match for match in DOTTED_NUMBER.finditer(text) if match.group() in question_terms]
+    if releases and not any(_same_clause(text, match.start(), span) for match in releases):
+        return 0.0
     hits = [i for i, token in enumerate(tokens) if stem(token) in question_terms]
     if not hits:
         return 0.5
     distance = min(abs(i - at) for i in hits)
     return 1.0 / (1.0 + 0.1 * distance)
+
+
+def _same_clause(text: str, at: int, span: str) -> bool:
+    """Whether ``span`` stands in the clause (between commas or semicolons) of the text that holds offset ``at``."""
+    start = max(text.rfind(",", 0, at), text.rfind(";", 0, at)) + 1
+    ends = [end for end in (text.find(",", at), text.find(";", at)) if end >= 0]
+    return span in text[start:min(ends, default=len(text))]
 
 
 def head_noun(question: str) -> str:

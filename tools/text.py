@@ -61,6 +61,8 @@ YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")  # a year as notes and pages write 
 # a stretch of years a sentence gives: "1868–80", "from 1868 to 1880", "between 1898 and 1910", "1870-1875"
 YEAR_SPAN = re.compile(r"\b(?:between\s+(1\d{3}|20\d{2})\s+and|(1\d{3}|20\d{2})\s*(?:[–—-]|to\b|until\b|till\b))"
                        r"\s*(\d{4}|\d{2})\b")
+# a dotted number, as a release's ("3.0", "2.4.1"): one figure, so "3.0" is not said by "2.4.3" nor by "3.0.1"
+DOTTED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w]|\.\d)")
 DECADE = re.compile(r"\b(1\d{2}|20\d)0s\b")  # "the 1870s"
 MONTHS = ("January February March April May June July August September October November December").split()
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
@@ -159,8 +161,8 @@ def stem(term: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    """The stemmed content terms of a text, as a set."""
-    return {stem(t) for t in content_terms(text)}
+    """The stemmed content terms of a text, as a set, with its release numbers ("3.0"), each one term."""
+    return {stem(t) for t in content_terms(text)} | set(DOTTED_NUMBER.findall(text))
 
 
 def unique(items: Iterable[str]) -> list[str]:

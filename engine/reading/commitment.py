@@ -47,6 +47,7 @@ from satiate.engine.reading.fit import (
     place_share,
     type_fit,
     who_did_act,
+    worded_act,
 )
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
@@ -69,6 +70,7 @@ from satiate.tools.text import (
     COUNT_WORD,
     DECADE,
     DO_FORMS,
+    DOTTED_NUMBER,
     STOPWORDS,
     WH_WORDS,
     YEAR,
@@ -82,6 +84,7 @@ from satiate.tools.text import (
     words,
 )
 
+PLACING = frozenset("in at on near within".split())  # a participle before these tells a state: "is based in"
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the question word: a relative clause
 # "who was the first woman to ...?": the noun that describes the one asked for, its last word
 ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
@@ -112,7 +115,7 @@ VERSION_WORDS = frozenset("original former later".split())  # which version of a
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
-CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # where a dating clause ends
+CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
@@ -184,6 +187,8 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
+    numbers = DOTTED_NUMBER.findall(chain.question)  # "Kesh 3.0": which release is asked is part of its name
+    unread += [number for number in numbers if not any(_says_number(text, number) for text in read)]
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
     form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
     # (a place's kind is read from how the sources use its name: "born in Harrowgate" answers "in which town")
@@ -263,7 +268,8 @@ def assess(chain: Chain) -> Commitment:
     by_answer = re.compile(rf"\bby\b[^.;:]{{0,60}}?{re.escape(chain.answer)}")
     # "who took over (as matron)?": a light verb and its particle are an act of their own, told by those words or the
     # lexicon's, whatever post it is taken in
-    particle = [word for word in words(chain.question)[2:3] if word in PARTICLES and traded in LIGHT_VERBS]
+    acted, after = worded_act(chain.question, traded)
+    particle = [after] if after and traded in LIGHT_VERBS else []
     told = " ".join([traded, *particle])
     act_untold = bool(traded) and (bool(particle) or traded not in LIGHT_VERBS and not noun) and not any(
         states(told, said_in(affirmed(text))) for text in chain_texts) and not any(
@@ -276,6 +282,9 @@ def assess(chain: Chain) -> Commitment:
     event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
     year = _year_unstated(chain)
     naming_unsaid = bool(ASKS_NAMESAKE.search(chain.question)) and not any(NAMING.search(text) for text in saying)
+    number_unsaid = next((number for number in numbers if number not in unread and not any(
+        _says_number(text, number) for text in chain_texts)), "")
+    bridge = _taken_for_its_relatum(chain, names, saying, chain_texts)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
@@ -285,8 +294,10 @@ def assess(chain: Chain) -> Commitment:
                      f"the cited sentences do not place it in {year}" if year else "",
                      f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
                      f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else "",
-                     f"the cited sentences do not tell who {' '.join(words(chain.question)[1:2 + len(particle)])}"
-                     if act_untold else ""]
+                     f"the cited sentences do not tell who {' '.join([acted, *particle])}" if act_untold else "",
+                     f"the sentence stating '{answer}' is about what the question ties its thing to, and the "
+                     f"cited sentences do not say '{bridge}'" if bridge else "",
+                     f"the cited sentences do not say it is of {number_unsaid}" if number_unsaid else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -322,6 +333,45 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _says_number(text: str, number: str) -> bool:
+    """The text gives the release number as a figure of its own ("3.0 shipped", not "2.4.3.0" or "13.0")."""
+    return number in DOTTED_NUMBER.findall(text)
+
+
+def _bridging_act(question: str) -> tuple[str, str]:
+    """The act of a relative clause that describes what is asked by its tie to something the question names ("the
+    boat that took over from X", "the firm which bought X"), and the words of the clause after it. A light verb is
+    told with its particle ("took over"); a clause opened by its own subject ("the boat that Ada built") describes the
+    thing acted on, and its act is read by the act checks."""
+    tokens = words(question)
+    for at, word in enumerate(tokens[:-2]):
+        if word not in CLAUSE_OPENERS or at == 0 or tokens[at - 1] in WH_WORDS:
+            continue
+        rest = tokens[at + 1:]
+        passive = rest[0] in BE_FORMS
+        rest = rest[1:] if rest[0] in AUXILIARIES | BE_FORMS and len(rest) > 2 else rest
+        verb, after = rest[0], rest[1]
+        if stem(verb) in LIGHT_VERBS and after in PARTICLES:
+            return f"{verb} {after}", " ".join(rest[2:])
+        # "a university that is located in X" tells where it is, which "a university in X" says as well
+        if verb_shaped(verb) and verb not in STOPWORDS and stem(verb) not in LIGHT_VERBS and not (
+                passive and after in PLACING):
+            return verb, " ".join(rest[1:])
+    return "", ""
+
+
+def _taken_for_its_relatum(chain: Chain, names: list[str], saying: list[str], chain_texts: list[str]) -> str:
+    """The act that ties the thing asked to a name the question gives ("who built the boat that took over from the
+    Wren?"), when the sentence stating the answer names that very thing and no cited text tells the act: the thing
+    asked is not the Wren but the one the act ties to it, so the sentence answers of the Wren itself."""
+    act, clause = _bridging_act(chain.question)
+    related = [name for name in names if " ".join(words(name)) in clause]
+    if not act or not any(mentioned(name, saying) for name in related):
+        return ""
+    act_stems = " ".join(stem(word) for word in act.split())
+    return "" if any(states(act_stems, said_in(affirmed(text))) for text in chain_texts) else act
 
 
 def _version_unsaid(chain: Chain, saying: list[str]) -> str:

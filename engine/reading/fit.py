@@ -37,7 +37,7 @@ from satiate.engine.reading.kinds import (
 from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
-from satiate.tools.lexicon import converse
+from satiate.tools.lexicon import converse, names_a_person
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, is_field, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
@@ -235,11 +235,27 @@ def _asks_what_of_a_thing(question: str) -> bool:
 
 
 def who_did_act(question: str) -> str:
-    """The stem of the act a "who <did> ...?" question asks about ("who bought the mill?": "buy"), or ""."""
-    asked = ASKS_WHO_DID.match(" ".join(words(question)))
-    if asked is None or not (verb_shaped(asked.group("act")) or asked.group("act") in IRREGULAR_PASTS):
+    """The stem of the act a "who <did> ...?" question asks about ("who bought the mill?": "buy"), or "". A person
+    asked by a noun asks the same ("which passenger drowned ...?": "drown")."""
+    tokens = words(question)
+    asked = ASKS_WHO_DID.match(" ".join(tokens))
+    act = asked.group("act") if asked else ""
+    noun = asked_phrase(question)[-1:] if tokens[:1] in (["which"], ["what"]) else []
+    if not act and noun and noun[0] in tokens and names_a_person(noun[0]):
+        act = (tokens[tokens.index(noun[0]) + 1:] + [""])[0]
+    if not act or not (verb_shaped(act) or act in IRREGULAR_PASTS):
         return ""
-    return stem(asked.group("act"))
+    return stem(act)
+
+
+def worded_act(question: str, act: str) -> tuple[str, str]:
+    """The act ``who_did_act`` reads, as the question words it ("took"), and the particle after it ("over"), or ""."""
+    tokens = words(question)
+    at = next((index for index, word in enumerate(tokens) if stem(word) == act), None)
+    if at is None:
+        return act, ""
+    following = tokens[at + 1:at + 2]
+    return tokens[at], following[0] if following and following[0] in PARTICLES else ""
 
 
 def on_the_converse_side(text: str, span: str, act: str) -> bool | None:
@@ -275,12 +291,10 @@ def _not_the_actor(chain: Chain) -> str:
     act = who_did_act(chain.question)
     if not act:
         return ""
-    lowered = " ".join(words(chain.question))
-    asked_word = lowered.split()[1]  # "who founded ...": the act as the question words it
     # a verb with its particle ("set up", "took over") is one act, said in other words too ("established")
-    particle = re.match(rf"^who {asked_word} (up|over|out|off|down)\b", lowered)
-    phrase = f"{act} {particle.group(1)}" if particle else ""
-    said_act = f"{asked_word} {particle.group(1)}" if particle else asked_word
+    asked_word, particle = worded_act(chain.question, act)
+    phrase = f"{act} {particle}" if particle else ""
+    said_act = f"{asked_word} {particle}" if particle else asked_word
 
     def is_act(word: str) -> bool:
         return stem(word) == act or bool(phrase) and states(phrase, {stem(word)})
@@ -501,10 +515,12 @@ def _other_act(chain: Chain) -> str:
 
 def act_years(text: str, acts: set[str]) -> list[str]:
     """The years a sentence gives the asked acts in their own clauses ("a millwright born at Kesh in 1851", "moved
-    the patients to Orren in 1881"): what the sentence dates those acts to."""
+    the patients to Orren in 1881", "by 1850 he had bought it"): what the sentence dates those acts to."""
     years = []
     for word in re.finditer(r"[A-Za-z]+", text):
-        clause = re.split(r"[,;:—]", text[word.end():])[0]  # what the act's own clause goes on to say
+        # the act's own clause, after it and before it; a bracket before it dates its subject ("Ada Pell (1878–1960)")
+        before = re.sub(r"\([^)]*\)", " ", re.split(r"[,;:—]", text[:word.start()])[-1])
+        clause = before + " " + re.split(r"[,;:—]", text[word.end():])[0]
         year = re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause)
         if year and any(states(act, {stem(word.group(0).lower())}) for act in acts):
             years.append(year.group(0))

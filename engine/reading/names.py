@@ -70,8 +70,9 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
     if opens and len(parts) == 1 and verb_shaped(parts[0].lower()) and following and (
             following[0].lower() in LINE_VERB_FOLLOWERS or following[0][:1].isdigit()):
         return ""  # "Closed in 1958.", "Built 1834 for ...": a note's line opening on its verb, its subject the page
-    if opens and len(parts) > 1 and parts[0].lower() in common and _IDENTIFIER.search(parts[1]):
-        parts = parts[1:]
+    if opens and len(parts) > 1 and parts[0].lower() in common and (
+            _IDENTIFIER.search(parts[1]) or verb_shaped(parts[0].lower())):
+        parts = parts[1:]  # "Raise GeneratorExit", "Paid Ada Pell's wage": the line's verb, then what it acts on
     span = " ".join(parts)
     if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
         return ""

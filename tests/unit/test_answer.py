@@ -63,7 +63,9 @@ PEOPLE = [
     # a preposition before "whose" or "whom" still asks for a person; a relative "whose" does not
     ("On whose orders was the Velmora school shut?", "person"),
     ("With whom did Ada Quill sail to Velmora?", "person"),
-    ("What was the name of the singer whose song opened the Velmora festival?", "name"),
+    ("What was the name of the ferry whose horn opened the Velmora festival?", "name"),
+    # a question set after what it builds on asks by its last clause
+    ("The Velmora barge was named after a woman; who was her husband?", "person"),
 ])
 def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str) -> None:
     assert expected_answer(question).kind == kind
@@ -299,6 +301,11 @@ def test_a_possessive_names_its_owner_and_a_number_before_a_connector_ends_a_nam
     assert name_spans("Built 1834 for Bo Reed, who owned it.", frozenset({"built"})) == ["Bo Reed"]
     assert name_spans("The Gull 7 of Tarrow sailed.") == ["Gull 7", "Tarrow"]
     assert name_spans("The Battle of 1812 ended.") == ["Battle of 1812"]  # a number after a connector stays
+
+
+def test_a_notes_line_opening_on_its_verb_names_what_the_verb_acts_on() -> None:
+    assert name_spans("Paid Ada Pell's wage from 1901.", frozenset({"paid"})) == ["Ada Pell"]
+    assert name_spans("Paid Ada Pell's wage from 1901.") == ["Paid Ada Pell"]  # never written in lower case
 
 
 def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_what_is_missing() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from satiate.engine.reading.chain import Chain, question_names
-from satiate.engine.reading.commitment import ASKED_AS, assess
-from satiate.engine.reading.fit import _asks_what_of_a_thing, asked_acts, is_alias, type_fit
+from satiate.engine.reading.commitment import ASKED_AS, _bridging_act, assess
+from satiate.engine.reading.fit import _asks_what_of_a_thing, act_years, asked_acts, is_alias, type_fit, who_did_act
 from satiate.engine.reading.kinds import asked_phrase
 from satiate.nodes.synthesize import committed
 
@@ -1138,3 +1138,55 @@ def test_the_thing_asked_as_named_after_someone_needs_a_sentence_telling_the_nam
     assert verdict.confidence < 0.8 and "named after" in verdict.explanation()
     named = "The Kesh company's barge Edith, launched in 1890, was named after Ivo Hale's mother."
     assert assess(chain(question, "Edith", "name", named)).confidence >= 0.8
+
+
+def test_what_a_relative_clause_ties_to_a_name_must_be_told_by_the_chain() -> None:
+    question = "Who built the barge that took over from the Wren?"
+    # the sentence tells who built the Wren itself, not the barge that came after it
+    about_the_wren = "The company's first barge, the Wren, was built in 1820 by Ivo Hale at Kesh."
+    verdict = assess(chain(question, "Ivo Hale", "person", about_the_wren))
+    assert verdict.confidence < 0.8 and "took over" in verdict.explanation()
+    gull = "The Gull was built in 1850 by Ada Hale, his daughter."
+    hop = "In 1850 the Gull took over from the Wren on the Kesh crossing."
+    assert assess(through_hop(question, "Ada Hale", gull, hop, "The Gull")).confidence == 1.0
+
+
+@pytest.mark.parametrize(("question", "act"), [
+    ("Who built the barge that took over from the Wren?", "took over"),
+    ("Who ran the firm which bought the Kesh yard?", "bought"),
+    ("Who was mayor of the town that is located in Orren dale?", ""),  # where a thing is, not what it did
+    ("Who built the barge that Ada Hale sailed?", ""),  # a clause opened by its own subject: the act checks read it
+])
+def test_the_act_tying_the_thing_asked_to_a_name_is_read_from_its_relative_clause(question, act) -> None:
+    assert _bridging_act(question)[0] == act
+
+
+def test_the_release_a_question_asks_must_be_read_and_said_by_the_chain() -> None:
+    managers = "Ivo Hale managed the Kesh 2.0 release; Ada Pell managed 2.1."
+    unread = assess(chain("Who managed the Kesh 5.0 release?", "Ivo Hale", "person", managers))
+    assert unread.factors["names_read"] == 0.0 and "5.0" in unread.explanation()
+    shipped = "The team shipped 2.4.3 on 6 June 2014 with a new key."
+    read = (shipped, "Kesh 3.0 followed later.")
+    other = assess(chain("When did Kesh 3.0 ship?", "6 June 2014", "date", shipped, read))
+    assert other.confidence < 0.8 and "3.0" in other.explanation()
+    own = "Kesh 3.0 shipped on 11 November 2015."
+    assert assess(chain("When did Kesh 3.0 ship?", "11 November 2015", "date", own)).confidence == 1.0
+
+
+def test_a_person_asked_by_a_noun_must_be_told_doing_the_act_asked() -> None:
+    question = "Which passenger drowned when the Gull went down?"
+    assert who_did_act(question) == "drown"
+    rode = "Ivo Hale liked the boats, and he was a passenger on the Gull on her first trip to Kesh Quay."
+    verdict = assess(chain(question, "Ivo Hale", "person", rode))
+    assert verdict.confidence < 0.8 and "who drowned" in verdict.explanation()
+    drowned = "Ada Pell, a passenger from Orren, drowned when the Gull went down off Kesh Quay."
+    assert assess(chain(question, "Ada Pell", "person", drowned)).confidence == 1.0
+
+
+def test_a_year_opening_the_acts_clause_dates_the_act_and_a_bracketed_life_does_not() -> None:
+    assert act_years("By 1850 he had bought the mill from the saddler, Ivo Hale.", {"buy"}) == ["1850"]
+    assert act_years("Ada Pell (1878–1960) founded the Kesh Players in 1919.", {"found"}) == ["1919"]
+    sold_before = "By 1850 he had bought the whole mill from the saddler, Ivo Hale."
+    verdict = assess(chain("Who bought the Kesh mill at the 1961 sale?", "Ada Pell", "person", sold_before,
+                           answer_pages=("Ada Pell",)))
+    assert verdict.confidence < 0.8 and "1961" in verdict.explanation()

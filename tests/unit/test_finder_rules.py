@@ -304,3 +304,23 @@ def test_a_name_the_question_calls_by_its_last_word_is_the_questions_own_thing()
     found = find_answer("Which of the Union's conductors was the first woman to hold the post?", sources)
     assert "Kesh Choral Union" not in [span for span, _ in found.candidates]
     assert found.candidates and found.candidates[0][0] == "Ada Pell"
+
+
+def test_a_sentence_listing_releases_answers_from_the_clause_of_the_release_asked() -> None:
+    sources = [_source("Kesh releases", "Compare Kesh: 1.0 on 4 March 2006, 1.1 on 9 May 2006, 2.0 on 2 June 2008, "
+                       "2.1 on 30 July 2008.")]
+    assert find_answer("When did Kesh 2.0 come out?", sources).short_answer == "2 June 2008"
+    assert find_answer("When did Kesh 1.1 come out?", sources).short_answer == "9 May 2006"
+
+
+def test_a_which_question_whose_noun_names_a_kind_of_person_asks_for_a_person() -> None:
+    assert expected_answer("Which curate opened the Kesh reading room?").kind == "person"
+    assert expected_answer("Which of the mill's nurses sailed to Orren?").kind == "person"
+    assert expected_answer("What was the name of the singer whose song opened the fair?").kind == "person"
+    assert expected_answer("Which firm bought the Kesh mill?").kind == "name"
+
+
+def test_a_pronoun_after_an_opening_phrase_of_time_is_the_pages_person() -> None:
+    sources = [_source("Ivo Hale", "Ivo Hale trained as an engineer at Orren. In 1926 he was sent up Kesh Dale as "
+                       "resident engineer on the Gull Dam, and he stayed until the water was in.")]
+    assert find_answer("Who was resident engineer on the Gull Dam?", sources).short_answer == "Ivo Hale"

@@ -3,7 +3,7 @@ point back into the source; stems that meet across inflections without mangling 
 
 from __future__ import annotations
 
-from satiate.tools.text import claimable, entities, is_field, sentences, stem, stems
+from satiate.tools.text import DOTTED_NUMBER, claimable, entities, is_field, sentences, stem, stems
 
 
 def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
@@ -122,3 +122,9 @@ def test_a_paragraph_with_no_abbreviation_shaped_word_splits_as_one_with_them_do
     assert [s.text for s in sentences(plain)] == [
         "Lina Moss founded the cider works in 1901.", "Tomas Reed ran them until 1931.", "The works closed."]
     assert [s.text for s in sentences(shaped)][1] == "Capt. Tomas Reed ran them until 1931."
+
+
+def test_a_release_number_is_one_term_that_no_longer_number_says() -> None:
+    found = DOTTED_NUMBER.findall("Kesh 2.4.3 came before 3.0, and 3.0.1 mended it in 2016.")
+    assert found == ["2.4.3", "3.0", "3.0.1"]
+    assert "3.0" in stems("Kesh 3.0 shipped late.") and "3.0" not in stems("Kesh 13.0 and 3.0.1 shipped late.")

@@ -1,4 +1,5 @@
-"""Verb paraphrases from WordNet: "established" states "founded", "wed" states "married", "passed away" states "died".
+"""Verb paraphrases from WordNet: "established" states "founded", "wed" states "married", "passed away" states "died";
+and the nouns that name a kind of person ("which nurse ...?" asks for a person).
 
 A question and its source rarely share every verb; a reader that demands the question's own verb abstains on
 "When was the guild founded?" over "The guild was established in 1790". ``verbs.json`` (built by ``build.py`` from
@@ -35,6 +36,21 @@ def paraphrases(term: str) -> frozenset[str]:
     """The stems (a phrase's stems joined by spaces: "set up") of the verbs that share a frequent sense with the verb
     whose stem is ``term``; empty for a word WordNet lists no such verb for."""
     return _paraphrase_table().get(term, frozenset())
+
+
+@functools.cache
+def _person_nouns() -> frozenset[str]:
+    text = resources.files(__package__).joinpath("persons.json").read_text(encoding="utf-8")
+    return frozenset(json.loads(text)["nouns"])
+
+
+def names_a_person(noun: str) -> bool:
+    """Whether the noun's most frequent sense (WordNet) is a kind of person: "clergyman", "nurses", "batsmen", not
+    "firm" or "band". A plural is read as its singular."""
+    word = noun.lower()
+    singulars = [word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
+                 word[:-3] + "man" if word.endswith("men") else ""]
+    return any(form in _person_nouns() for form in singulars if form)
 
 
 PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"

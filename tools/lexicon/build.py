@@ -1,11 +1,13 @@
-"""Build ``verbs.json`` from a WordNet 3.0 ``dict`` folder (its ``index.verb`` and ``data.verb``).
+"""Build ``verbs.json`` and ``persons.json`` from a WordNet 3.0 ``dict`` folder (its ``index.verb``, ``index.noun``
+and ``data.noun``).
 
     python -m satiate.tools.lexicon.build /path/to/wordnet/dict
 
 Run once by a maintainer; the package ships the result, so nothing is fetched or built at run time. It keeps, for each
 verb, only its most frequent senses (WordNet lists a word's senses by frequency), and of those only the synsets
 that hold at least two words: the relation paraphrases a reader needs ("established" for "founded", "wed" for
-"married"), not every rare sense a word can have.
+"married"), not every rare sense a word can have. Of the nouns it keeps those whose most frequent sense is a kind of
+person ("clergyman", "nurse", "member"; not "firm" or "band"): what "which nurse ...?" asks for is a person.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections import defaultdict
 from pathlib import Path
 
 SENSES_KEPT = 2  # a verb's first senses by frequency; later ones are rare enough to mislead ("go" for "die")
+PERSON_SYNSET = "00007846"  # person.n.01: "a human being", the root of every noun for a kind of person
+HYPERNYMS = frozenset({"@", "@i"})  # the pointers from a synset to the more general one it is a kind of
 
 
 def first_senses(index_verb: Path) -> dict[str, list[str]]:
@@ -41,6 +45,42 @@ def build(folder: Path) -> dict[str, list[str]]:
     return {offset: sorted(lemmas) for offset, lemmas in sorted(holders.items()) if len(lemmas) >= 2}
 
 
+def kinds_of(root: str, data_noun: Path) -> set[str]:
+    """The offsets of ``root`` and of every noun synset that is, through its hypernyms, a kind of it."""
+    narrower: dict[str, set[str]] = defaultdict(set)
+    for line in data_noun.read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" | ")[0].split()
+        at = 4 + 2 * int(fields[3], 16)  # past the synset's words, each with its lexical id
+        for pointer in range(int(fields[at])):
+            symbol, target, part_of_speech = fields[at + 1 + 4 * pointer: at + 4 + 4 * pointer]
+            if symbol in HYPERNYMS and part_of_speech == "n":
+                narrower[target].add(fields[0])
+    found: set[str] = set()
+    waiting = [root]
+    while waiting:
+        offset = waiting.pop()
+        if offset not in found:
+            found.add(offset)
+            waiting.extend(narrower[offset])
+    return found
+
+
+def person_nouns(folder: Path) -> list[str]:
+    """One-word nouns whose most frequent sense is a kind of person."""
+    persons = kinds_of(PERSON_SYNSET, folder / "data.noun")
+    nouns = []
+    for line in (folder / "index.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        offsets = fields[4 + int(fields[3]) + 2:]
+        if offsets and offsets[0] in persons and "_" not in fields[0]:
+            nouns.append(fields[0])
+    return sorted(nouns)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     if len(args) != 1:
@@ -52,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                                   f"{SENSES_KEPT} senses", "synsets": list(synsets.values())},
                                  separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {target} ({len(synsets)} synsets)")
+    nouns = person_nouns(Path(args[0]))
+    target = Path(__file__).with_name("persons.json")
+    target.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), nouns whose first sense is a kind "
+                                  "of person", "nouns": nouns}, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {target} ({len(nouns)} nouns)")
     return 0
 
 
