@@ -518,11 +518,12 @@ def act_years(text: str, acts: set[str]) -> list[str]:
     the patients to Orren in 1881", "by 1850 he had bought it"): what the sentence dates those acts to."""
     years = []
     for word in re.finditer(r"[A-Za-z]+", text):
+        if not any(states(act, {stem(word.group(0).lower())}) for act in acts):
+            continue
         # the act's own clause, after it and before it; a bracket before it dates its subject ("Ada Pell (1878–1960)")
         before = re.sub(r"\([^)]*\)", " ", re.split(r"[,;:—]", text[:word.start()])[-1])
         clause = before + " " + re.split(r"[,;:—]", text[word.end():])[0]
-        year = re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause)
-        if year and any(states(act, {stem(word.group(0).lower())}) for act in acts):
+        if year := re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause):
             years.append(year.group(0))
     return years
 
