@@ -104,7 +104,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is not a time"
     if chain.stating and all(only_life_years(answer, text, chain.question) for text in chain.stating):
         return WRONG_KIND, f"'{answer}' is a year of someone's life in the cited sentence, not the time asked"
-    form = asked_form(question)
+    form = asked_form(chain.question)
     if form in ("time", "period") and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if form == "measure" and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
@@ -679,10 +679,12 @@ def only_life_years(span: str, sentence: str, question: str) -> bool:
 
 
 def a_person(name: str, read: tuple[str, ...]) -> bool:
-    """The name's own page (a source read titled by it) speaks of its subject as "she" or "he", or a source gives
-    the name life dates or a birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in") or a
-    personal title ("Mr Ada Pell"): a person."""
-    own = [text for text in read if text.startswith(f"{name}. ") or text.startswith(f"{name} (")]
+    """The name's own page (a source read titled by it, or by a full name it ends: "Pell" alone is of the person
+    whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
+    birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in") or a personal title ("Mr Ada
+    Pell"): a person."""
+    fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
+    own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
     # "Mr Ada Pell", "Dr. Ada Pell": a title only people bear ("Lady" and "Sir" also name engines and ships)
     titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.engine.reading.names import DETERMINERS
+from satiate.engine.reading.names import DETERMINERS, name_spans
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shaped, words
 
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
@@ -53,8 +53,12 @@ _DEFINES = re.compile(r"^(?:The\s+)?(?P<subject>[^,(]{2,80}?)(?:\s*\([^)]*\))?(?
 
 def asked_form(question: str) -> str:
     """The form the question's wording asks its answer to take: "period", "time", "measure", "quantity", "calling",
-    or "" when the wording does not say."""
-    lowered = " ".join(words(question))
+    or "" when the wording does not say. A word inside a name is the name's ("the Board of Trade inquiry" asks for
+    no trade)."""
+    wording = question
+    for name in name_spans(question):
+        wording = wording.replace(name, " ")
+    lowered = " ".join(words(wording))
     return next((form for form, wording in _ASKED_FORMS if wording.search(lowered)), "")
 
 

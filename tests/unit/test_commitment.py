@@ -8,7 +8,7 @@ import pytest
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import ASKED_AS, _bridging_act, assess
 from satiate.engine.reading.fit import _asks_what_of_a_thing, act_years, asked_acts, is_alias, type_fit, who_did_act
-from satiate.engine.reading.kinds import asked_phrase
+from satiate.engine.reading.kinds import asked_form, asked_phrase
 from satiate.nodes.synthesize import committed
 
 FOUNDED = "Varnholt Mill was founded in 1887 by Ilse Moravec, a miller from Tarrow."
@@ -1190,3 +1190,25 @@ def test_a_year_opening_the_acts_clause_dates_the_act_and_a_bracketed_life_does_
     verdict = assess(chain("Who bought the Kesh mill at the 1961 sale?", "Ada Pell", "person", sold_before,
                            answer_pages=("Ada Pell",)))
     assert verdict.confidence < 0.8 and "1961" in verdict.explanation()
+
+
+def test_a_word_inside_a_name_asks_for_no_form_of_answer() -> None:
+    # "trade" in "Board of Trade" is the board's name, not a question about someone's calling
+    stating = "The Marine Board of Trade inquiry was held at Kesh in 1909 by Captain Ada Pell."
+    verdict = assess(chain("Which officer held the Marine Board of Trade inquiry at Kesh?", "Ada Pell", "person",
+                           stating))
+    assert verdict.factors["type"] == 1.0 and "work" not in verdict.explanation()
+    assert asked_form("What trade did Ada Pell follow?") == "calling"
+    assert asked_form("Which officer held the Marine Board of Trade inquiry?") == ""
+
+
+def test_a_surname_whose_full_name_titles_a_persons_page_is_no_place() -> None:
+    stating = "Built by the Orren works in 1885, the engine ran its first train with Pell on the footplate."
+    page = "Sir Ivo Pell. He owned the quarry at Kesh and chaired the line's board for twenty years."
+    verdict = assess(chain("Where was the Orren works' engine built?", "Pell", "place", stating, (page,)))
+    assert verdict.factors["type"] < 1.0 and "is a person" in verdict.explanation()
+    # a village that carries a family's name is still a place when no page speaks of it as "he" or "she"
+    village = "North Pell. A hamlet of six farms above the Kesh valley."
+    kept = assess(chain("Where was the Orren works' engine built?", "Pell", "place",
+                        "The Orren works built the engine in 1885 at Pell.", (village,)))
+    assert kept.factors["type"] == 1.0
