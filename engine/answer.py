@@ -40,6 +40,7 @@ from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
     PLACE_NOUNS,
+    asked_form,
     asked_phrase,
     asks_for_a_period,
     counted_noun,
@@ -79,7 +80,7 @@ from satiate.tools.text import (
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 # which option a comparison wants; for a date, whether a year is asked for
-Direction = Literal["early", "late", "more", "less", "same", "year", "period", ""]
+Direction = Literal["early", "late", "more", "less", "same", "year", "period", "measure", ""]
 
 TIME_NOUNS = frozenset("year date day month decade century timeframe period era time".split())
 COUNT_CUES = ("how many", "how much", "what number", "how long", "how old", "how tall", "how high", "how far",
@@ -101,12 +102,13 @@ _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{COUNT_WORD}(?:-{COUNT_WORD})?\b)"
-    r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s+[a-z]+)?"
+    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{COUNT_WORD}(?:-{COUNT_WORD})?\b)"
+    r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
+    r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 3 in": a measure in two units
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
-                     "years days hours minutes seconds percent".split())
+                     "years days hours minutes seconds percent knots mph degrees °C °F".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
@@ -187,6 +189,8 @@ def expected_answer(question: str) -> Expected:
     if first in AUXILIARIES:
         pair = compared_pair(question, "and") or ()
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
+    if asked_form(question) == "measure":  # "at what temperature ...?", "how tall ...?": a number with its unit
+        return Expected("number", (), "measure")
     if any(cue in lowered for cue in COUNT_CUES):
         return Expected("number")
     if asks_for_a_period(lowered):
@@ -234,12 +238,30 @@ def with_subject(text: str, title: str, page: str = "") -> str:
     subject "it", "he" or "she" is someone else the page named, and the sentence stays as written."""
     head, _, rest = text.partition(" ")
     key = head.lower().strip(",")
-    subject = clean_title(title)
+    subject = key in ITEM_OPENERS and item_label(text, page) or clean_title(title)
     if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
         return text
     if key in PERSONAL_PRONOUNS and page and _a_thing_page(page):
         return text
     return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+
+
+# a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
+ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
+ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
+
+
+def item_label(text: str, page: str) -> str:
+    """The label of the list item a sentence goes on in ("It came from Kesh." after "- 'Gull Rose': a sloop."): a
+    pronoun there stands for the item, not for the page, whose title names the whole list. Empty when the sentence
+    opens its line or stands in no labelled item."""
+    at = page.find(text)
+    if at < 0:
+        return ""
+    start = page.rfind("\n", 0, at) + 1
+    item = ITEM_LABEL.match(page[start:at])
+    label = re.sub(r"[*_\"“”]|^'|'$", "", item.group("label")).strip(" '‘’") if item else ""
+    return label if label[:1].isupper() else ""
 
 
 def said_on(text: str, source: SourceRecord) -> str:
@@ -278,7 +300,10 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     if not subject:
         return line
     first, second = (line.text.split()[:2] + ["", ""])[:2]
-    opener, head = _subject_word(line.text), subject.split()[-1].lower()
+    opener = _subject_word(line.text)
+    if opener in ITEM_OPENERS and (label := item_label(line.text, line.source["text"])):
+        return Line(line.source, line.text, line.terms, line.position, frozenset(stems(label)))
+    head = subject.split()[-1].lower()
     if opener in PERSONAL_PRONOUNS and (head in common or _a_thing_page(line.source["text"])):
         return line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
@@ -489,6 +514,8 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
+        if expected.direction == "measure":  # a measure is a number with its unit: "12 knots", not "12"
+            return [span for span in found if span and (not span[-1].isdigit() or span[:1] in "$£€")]
         return [span for span in found if span]
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952")

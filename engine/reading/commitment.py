@@ -167,13 +167,23 @@ def _placed_elsewhere(chain: Chain) -> str:
     """The place a question puts its thing at ("the boatyard at Kesh"), when neither the sentence stating the answer
     nor its page (its title, or a sentence of it cited) names that place: the sentence tells of such a thing
     somewhere else ("the yard at Quillby basin"), though another text may name both places together. A place named
-    only inside a longer name ("the Kesh & Orren canal") is not named: that is the other thing's name."""
+    only inside a longer name ("the Kesh & Orren canal") is not named: that is the other thing's name. A thing the
+    stating sentence does not speak of is a bridge, placed by the hops that tie it."""
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page in chain.answer_pages]
     texts = list(chain.stating) + list(chain.answer_pages) + own_page
     for name in name_spans(chain.question):
         placed = re.search(rf"\bthe\s+([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b", chain.question)
-        named = any(re.sub(r"['’]s$", "", span) == name for text in texts for span in name_spans(text))
-        if placed and placed.group(1) not in STOPWORDS and not named:
+        if not placed:
+            continue
+        if not any(states(stem(placed.group(1)), stems_of(text)) for text in chain.stating):
+            # the sentence stating the answer tells of no such thing: it is the bridge ("the man who designed the
+            # viaduct at Kesh"), which the hops tie to the answer, so they and their pages may place it
+            texts += list(chain.hops) + list(chain.hop_pages)
+        # "the Kesh Viaduct" names the viaduct at Kesh: the place with the very noun asked
+        own_name = re.compile(rf"{re.escape(name)}\s+{re.escape(placed.group(1))}s?", re.IGNORECASE)
+        named = any(re.sub(r"['’]s$", "", span) == name or own_name.fullmatch(span)
+                    for text in texts for span in name_spans(text))
+        if placed.group(1) not in STOPWORDS and not named:
             return f"{placed.group(1)} at {name}"
     return ""
 

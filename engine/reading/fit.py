@@ -38,7 +38,7 @@ from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_low
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
 from satiate.tools.lexicon import converse, names_a_person
-from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, is_field, stem, verb_shaped, words
+from satiate.tools.text import ARTICLES, AUXILIARIES, COUNT_WORD, STOPWORDS, is_field, stem, verb_shaped, words
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -46,7 +46,8 @@ BEHAVIOUR = re.compile(r"^what (?:does|do|did)\b.*\b(?:return|returns|yield|yiel
                        r"(?:$|\s+(?:in|when|if|with|for|on|inside|after|before|while|during|once|given)\b)")
 # "why ...", "how does ...": the answer is an explanation, not a name.
 EXPLANATION = re.compile(
-    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b)\w+)"
+    r"^(?:why\b|how (?!many\b|much\b|old\b|long\b|tall\b|high\b|far\b|large\b|big\b|deep\b|wide\b|often\b|fast\b|"
+    r"heavy\b|hot\b|cold\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
 ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
@@ -107,7 +108,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     form = asked_form(chain.question)
     if form in ("time", "period") and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
-    if form == "measure" and (len(tokens) < 2 or tokens[-1][:1].isdigit()):  # "12 ft", "six feet"
+    if form == "measure" and not re.search(rf"\d|\b{COUNT_WORD}\b", answer.lower()):
+        return WRONG_KIND, f"'{answer}' is no number, and the question asks for a measure"
+    if form == "measure" and not CURRENCY.match(answer) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):
+        # a measure has its unit ("12 ft", "six feet", "-18°C"); a sum of money its currency ("£85,000")
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
     if form == "period" and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"

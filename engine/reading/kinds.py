@@ -20,6 +20,10 @@ PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or tha
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 # "what kind of X", "what type of X": the kind word only points at X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
+# What a measure is asked as: "at what temperature", "what track gauge", "what was the top speed of": a number and
+# its unit (a count, a price or an age is a quantity, read below).
+MEASURE_NOUNS = frozenset("temperature gauge speed weight height length depth width distance elevation altitude "
+                          "diameter span".split())
 # The form an answer must take, read off the question's wording (checked in this order, the first that matches):
 # "during what years", "in what timeframe": a stretch of time with a start and an end, not one date;
 # "when ...?", "in what year": a time; "how tall": a number with its unit; "what was the final score": a quantity;
@@ -28,7 +32,9 @@ _ASKED_FORMS = (
     ("period", re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")),
     ("time", re.compile(r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|"
                         r"period)\b")),
-    ("measure", re.compile(r"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy)\b")),
+    ("measure", re.compile(rf"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy|fast|hot|cold)\b|"
+                           rf"\b(?:what|which) (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))})\b(?! of\b)|"
+                           rf"^what (?:was|is|were|are) the (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))}) of\b")),
     ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
                             r"height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b")),  # "what did it cost to ...?"

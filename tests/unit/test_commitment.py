@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from satiate.engine.answer import find_answer
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import ASKED_AS, _bridging_act, assess
 from satiate.engine.reading.fit import _asks_what_of_a_thing, act_years, asked_acts, is_alias, type_fit, who_did_act
@@ -612,9 +613,24 @@ def test_the_noun_an_answer_is_asked_as_must_be_said_by_the_sentence_that_states
 
 def test_the_noun_the_answer_is_asked_as_weighs_like_a_name_when_no_source_says_it_of_the_answer():
     line = "The Kesh Railway is the narrow line that was built to climb from Orrin to the summit of Tarn Ulla."
-    read = (line, "The line is laid to a gauge of 800 mm throughout.")
-    verdict = assess(chain("What gauge is the Kesh Railway line built to?", "Tarn Ulla", "name", line, read))
-    assert verdict.confidence < 0.8 and "gauge" in verdict.explanation()
+    read = (line, "The line's engines are painted in a green livery.")
+    verdict = assess(chain("What livery is the Kesh Railway line known for?", "Tarn Ulla", "name", line, read))
+    assert verdict.confidence < 0.8 and "livery" in verdict.explanation()
+
+
+def test_a_measure_asked_by_its_noun_is_a_number_with_its_unit():
+    line = "The Kesh Railway is the narrow line that was built to climb from Orrin to the summit of Tarn Ulla."
+    gauge = "The Kesh Railway was built to a gauge of 2 ft 3 in throughout."
+    question = "What gauge is the Kesh Railway built to?"
+    assert "no number" in assess(chain(question, "Tarn Ulla", "name", line, (line, gauge))).explanation()
+    assert assess(chain(question, "2 ft 3 in", "number", gauge)).confidence == 1.0
+    found = find_answer(question, [{"id": "S1", "key": "doc:kesh", "title": "Kesh Railway", "url": "",
+                                    "text": f"{line} It opened in 1881. {gauge}"}])
+    assert found.kind == "number" and found.short_answer == "2 ft 3 in"
+    cold = "The spare seeds of the Kesh vault are kept at -18°C, in foil packets, since 2003."
+    found = find_answer("At what temperature are the spare seeds of the Kesh vault kept?",
+                        [{"id": "S1", "key": "doc:vault", "title": "Kesh vault", "url": "", "text": cold}])
+    assert found.short_answer == "-18°C"
 
 
 def test_a_field_states_its_value_of_the_label_and_a_hop_stating_the_answer_states_the_act_too():
@@ -1212,3 +1228,17 @@ def test_a_surname_whose_full_name_titles_a_persons_page_is_no_place() -> None:
     kept = assess(chain("Where was the Orren works' engine built?", "Pell", "place",
                         "The Orren works built the engine in 1885 at Pell.", (village,)))
     assert kept.factors["type"] == 1.0
+
+
+def test_a_bridge_placed_by_a_name_is_placed_by_the_hop_that_ties_it() -> None:
+    born = "Ivo Marr was born in Quillby, the son of a millwright."
+    hop = "designer: Ivo Marr, the company's own engineer"
+    question = "In which town was the man who designed the viaduct at Kesh born?"
+    # the hop's page names the viaduct at Kesh by its own name: the sentence stating the answer tells of no viaduct
+    kept = assess(chain(question, "Quillby", "place", born, (born, hop), hops=(hop,), hop_pages=("Kesh Viaduct",),
+                        answer_pages=("Ivo Marr",)))
+    assert "viaduct at Kesh" not in kept.explanation() and kept.confidence >= 0.8
+    # a hop about a viaduct somewhere else does not place it at Kesh
+    elsewhere = assess(chain(question, "Quillby", "place", born, (born, hop), hops=(hop,),
+                             hop_pages=("Orren Viaduct",), answer_pages=("Ivo Marr",)))
+    assert elsewhere.confidence < 0.8 and "viaduct at Kesh" in elsewhere.explanation()

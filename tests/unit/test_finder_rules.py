@@ -324,3 +324,16 @@ def test_a_pronoun_after_an_opening_phrase_of_time_is_the_pages_person() -> None
     sources = [_source("Ivo Hale", "Ivo Hale trained as an engineer at Orren. In 1926 he was sent up Kesh Dale as "
                        "resident engineer on the Gull Dam, and he stayed until the water was in.")]
     assert find_answer("Who was resident engineer on the Gull Dam?", sources).short_answer == "Ivo Hale"
+
+
+def test_it_in_a_list_item_stands_for_the_items_label_not_the_list_page() -> None:
+    text = ("# Boats of the Kesh yard\n\n- **'Gull Rose'**: a two-masted sloop. It was built in 1881, when Ada Pell "
+            "ran the yard.\n- Orren Lass — a pilot cutter. It sank off Quillby in 1902.\n\nIt was a busy yard.\n")
+    boats = _source("Boats of the Kesh yard", text)
+    assert said_on("It was built in 1881, when Ada Pell ran the yard.", boats) == \
+        "Gull Rose was built in 1881, when Ada Pell ran the yard."
+    assert said_on("It sank off Quillby in 1902.", boats) == "Orren Lass sank off Quillby in 1902."
+    assert said_on("It was a busy yard.", boats) == "Boats of the Kesh yard was a busy yard."  # no item: the page
+    found = find_answer("Who ran the yard when the Gull Rose was built?", [boats])
+    assert found.short_answer == "Ada Pell"
+    assert "Gull Rose" in said_on(found.evidence[0].text, boats)
