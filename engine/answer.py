@@ -49,6 +49,14 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import name_spans
+from satiate.engine.reading.referents import (
+    ITEM_OPENERS,
+    PERSONAL_PRONOUNS,
+    REFERRING_SUBJECTS,
+    a_thing_page,
+    item_label,
+    with_subject,
+)
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
@@ -64,6 +72,7 @@ from satiate.tools.text import (
     STOPWORDS,
     SYNTAX_NOUN,
     WH_WORDS,
+    WIKI_LINK,
     claimable,
     clean_title,
     content_terms,
@@ -110,12 +119,9 @@ _QUANTITY = re.compile(
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent knots mph degrees °C °F".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
-PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
-SUBJECT_PERSONS = frozenset({"he", "she"})  # ... and these are the subject of their sentence
+SUBJECT_PERSONS = frozenset({"he", "she"})  # the personal pronouns that are the subject of their sentence
 OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".split())  # "In 1926 he ..."
 ADVERBIAL_REACH = 5  # words of an opening phrase of time or place read for the subject pronoun after it
-PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
-REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
     r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$"
@@ -232,38 +238,6 @@ def page_key(title: str) -> str:
     return title.replace("(", " ").replace(")", " ").lower().strip()
 
 
-def with_subject(text: str, title: str, page: str = "") -> str:
-    """A sentence that opens with a pronoun gets its page's subject back: "Its breakwater ..." -> "Harbor of
-    Velmora's breakwater ...", so no claim is quoted without what it is about. On a ``page`` that calls its own
-    subject "it", "he" or "she" is someone else the page named, and the sentence stays as written."""
-    head, _, rest = text.partition(" ")
-    key = head.lower().strip(",")
-    subject = key in ITEM_OPENERS and item_label(text, page) or clean_title(title)
-    if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
-        return text
-    if key in PERSONAL_PRONOUNS and page and _a_thing_page(page):
-        return text
-    return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
-
-
-# a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
-ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
-ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
-
-
-def item_label(text: str, page: str) -> str:
-    """The label of the list item a sentence goes on in ("It came from Kesh." after "- 'Gull Rose': a sloop."): a
-    pronoun there stands for the item, not for the page, whose title names the whole list. Empty when the sentence
-    opens its line or stands in no labelled item."""
-    at = page.find(text)
-    if at < 0:
-        return ""
-    start = page.rfind("\n", 0, at) + 1
-    item = ITEM_LABEL.match(page[start:at])
-    label = re.sub(r"[*_\"“”]|^'|'$", "", item.group("label")).strip(" '‘’") if item else ""
-    return label if label[:1].isupper() else ""
-
-
 def said_on(text: str, source: SourceRecord) -> str:
     """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it."""
     return with_subject(text, source["title"], source.get("text", ""))
@@ -304,7 +278,7 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     if opener in ITEM_OPENERS and (label := item_label(line.text, line.source["text"])):
         return Line(line.source, line.text, line.terms, line.position, frozenset(stems(label)))
     head = subject.split()[-1].lower()
-    if opener in PERSONAL_PRONOUNS and (head in common or _a_thing_page(line.source["text"])):
+    if opener in PERSONAL_PRONOUNS and (head in common or a_thing_page(line.source["text"])):
         return line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
@@ -328,12 +302,6 @@ def _subject_word(text: str) -> str:
     return opener
 
 
-def _a_thing_page(text: str) -> bool:
-    """The page calls its subject "it" near its start ("Ravens Halt is a request stop. It has no staff."): a thing,
-    so a later "he" or "she" is someone else the page names."""
-    return any(sentence.text.startswith("It ") for sentence in sentences(text[:SCAN_CHARS])[:PAGE_OPENING])
-
-
 def _person_referred(line: Line, expected: Expected, common: frozenset[str], question: str,
                      asked: frozenset[str]) -> list[str]:
     """The person a sentence opening on "He" or "She" stands for, its page's subject ("He wrote a memoir" on Ada
@@ -349,7 +317,7 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     acts = asked_acts(Chain(question=question, answer="", kind="person", stating=()))
     a_field = is_field(line.text) and bool(stems(label) & asked) and not name_spans(value, common) and \
         all(stem(act) in stems(label) for act in acts)
-    person_page = bool(title) and title.split()[-1].lower() not in common and not _a_thing_page(line.source["text"])
+    person_page = bool(title) and title.split()[-1].lower() not in common and not a_thing_page(line.source["text"])
     if opener in SUBJECT_PERSONS or a_field and person_page:
         return name_spans(title, common)[:1]
     return []
@@ -503,6 +471,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     measure ("17 metres") or qualifies it the way the question does ("4,120 seated" for "can seat how many"); not
     "512, reducing" nor the counted noun ("40 million copies" for "how many copies")."""
     kind = expected.kind
+    text = WIKI_LINK.sub(" ", text) if "[[" in text else text  # a note's link names a file: "[[fire-1894]]" dates none
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "period":  # "during what years?": a start and an end, never one date alone
@@ -604,7 +573,7 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: 
         return 1.3
     if expected.kind == "person":
         parts = [part for part in span.split() if part != "&"]  # "Pell & Sons": a firm's name, each word capitalised
-        quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]", text)
+        quoted = re.search(rf"[\"“]{re.escape(span)}[\"”]|(?<!\w)['‘]{re.escape(span)}['’](?!\w)", text)
         if quoted or is_alias(span, text):  # a title, or what the thing asked about is called
             return 0.4
         if place_share(span, (text,)) == 1.0 or words(span)[-1:] and words(span)[-1] in PLACE_NOUNS:

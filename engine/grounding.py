@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from satiate.engine.reading.referents import referent
 from satiate.engine.roles import role_problem
 from satiate.state.contracts import ClaimDraft, ContradictionDraft
 from satiate.state.records import ClaimRecord, SourceRecord, SupportSpan, Verification
-from satiate.tools.text import clean_title, content_terms, entities, jaccard, numbers, sentences, stems
+from satiate.tools.text import content_terms, entities, jaccard, numbers, sentences, stems
 
 PRIMARY_SOURCE_TYPES = frozenset({"primary", "official", "peer"})
 
@@ -75,16 +76,18 @@ def supports(claim: str, source: SourceRecord, min_overlap: float) -> SupportSpa
     The best passage that carries ``min_overlap`` of the claim's words, every number it states, and gives each name
     the claim makes act the same part (``engine.roles``): "Ada Wren was the daughter of the mayor Ada Wren" does not
     rest on "Bo Wren was the daughter of the mayor Ada Wren", though every word and name is there."""
-    title = clean_title(source.get("title", ""))
+    title = source.get("title", "")
     text = source["text"]
-    for span, held in _overlaps(claim, text, source.get("title", "")):
+    for span, held in _overlaps(claim, text, title):
         if span["overlap"] < min_overlap:
             break
         if not numbers(claim) <= numbers(text[span["start"] : span["end"]]):
             continue
         # a claim quoting a run of sentences is judged a sentence at a time: each gives its names their own parts
         parts = [part.text for part in sentences(claim)] if len(held) > 1 else [claim]
-        if any(role_problem(part, [(sentence, title) for sentence in held]) is not None for part in parts or [claim]):
+        # a sentence opening on a pronoun speaks of what it stands for: the page's subject, or whom it names before
+        said_of = [(sentence, referent(sentence, title, text)) for sentence in held]
+        if any(role_problem(part, said_of) is not None for part in parts or [claim]):
             continue
         span["source_id"] = source["id"]
         return span

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.engine.roles import INTERVENING
 from satiate.tools.lexicon import PARTICLES, converse, paraphrases, phrase_stems
-from satiate.tools.text import STOPWORDS, content_terms, stem, words
+from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
@@ -31,6 +31,8 @@ LABEL_SHARE = 0.8  # a question name this share of the sources read carries is t
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
 COMPOUND_HEAD, COMPOUND_TAIL = 3, 4  # the shortest first and last parts of a compound read as its last word's act
+CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
+OBJECT_REACH = 2  # words between a determiner and the last two words of a noun phrase that ends a question
 STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
 
 
@@ -160,6 +162,12 @@ def asked_verb(chain: Chain) -> str:
     if before and before[0] in DETERMINERS:
         # "open its doors", "reopen after the war": the last word is a noun, and the verb comes after the subject
         return _verb_before_its_object(chain.question)
+    # "sell the stolen seed packets": a longer noun phrase ends the question, its verb before it (but in "did the
+    # foundry that cast the bell close?" the noun phrase is a relative clause's, and the last word the verb)
+    subject_on = preceding[next((i for i, word in enumerate(preceding) if word in DO_FORMS), 0):]
+    if set(preceding[-1 - OBJECT_REACH:-1]) & DETERMINERS and not set(subject_on) & CLAUSE_OPENERS and \
+            (told := _verb_before_its_object(chain.question)) and stem(told) not in LIGHT_VERBS:
+        return told  # (a light verb's noun tells the act: "become the band's conductor")
     return verb  # "become the band's conductor": a light verb's noun tells the act
 
 
@@ -173,9 +181,9 @@ def _verb_before_its_object(question: str) -> str:
     if opened is None:
         return ""
     rest = re.findall(r"[\w'’-]+", question[opened.end():]) + [""]
-    verbs = [(at, word) for at, word in enumerate(rest[1:-1], 1)
-             if word.islower() and word not in STOPWORDS | DETERMINERS | INTERVENING and not word.endswith("ly") and
-             known_verb(word)]
+    words_after = [(at, word) for at, word in enumerate(rest[1:-1], 1)
+                   if word.islower() and word not in STOPWORDS | DETERMINERS | INTERVENING and not word.endswith("ly")]
+    verbs = [(at, word) for at, word in words_after if known_verb(word)]
     for at, word in verbs:  # a particle, a preposition or a name after it: "leave Kesh", not "the album Gull Rose"
         if rest[at + 1] in VERB_FOLLOWERS or rest[at + 1][:1].isupper():
             return word
@@ -184,8 +192,9 @@ def _verb_before_its_object(question: str) -> str:
         name_end = at - 1 - (rest[at - 1] in INTERVENING or rest[at - 1].endswith("ly"))
         if name_end >= 0 and rest[name_end][:1].isupper() and not (name_end >= 1 and rest[name_end - 1] in DETERMINERS):
             return word
-    # else the verb before its object's determiner: "did the Kesh band hold its meetings"
-    return next((word for at, word in verbs if rest[at + 1] in DETERMINERS), "")
+    # else the verb before its object's determiner: "did the Kesh band hold its meetings", "did the thief sell the
+    # packets" (a word that a determiner follows is a verb, whether or not the lexicon pairs it with another)
+    return next((word for at, word in words_after if rest[at + 1] in DETERMINERS), "")
 
 
 def known_verb(word: str) -> bool:

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from satiate.engine.reading.chain import (
+    CLAUSE_OPENERS,
     LIGHT_VERBS,
     PARTICLES,
     VERB_FOLLOWERS,
@@ -59,6 +60,7 @@ from satiate.engine.reading.kinds import (
     classified_as,
     counted_noun,
     owned_phrase,
+    pointing_kind_words,
 )
 from satiate.engine.reading.names import name_spans
 from satiate.engine.roles import IRREGULAR_PASTS, affirmed, denies
@@ -115,7 +117,6 @@ VERSION_WORDS = frozenset("original former later".split())  # which version of a
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
-CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
@@ -216,6 +217,7 @@ def assess(chain: Chain) -> Commitment:
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
     asked -= LIGHT_VERBS  # "went", "took", "became" tell no relation of their own: their other words do
+    asked -= {stem(word) for word in pointing_kind_words(chain.question)}
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.

@@ -148,8 +148,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and not after_asked and (place_share(answer, chain.read) >= PLACE_SHARE or
                                        classified_as(answer, chain.read + chain.stating) & PLACE_NOUNS):
             return WRONG_KIND, f"'{answer}' is a place, and the question asks who"
-        # "*Gull Rose*", "“Gull Rose”" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
-        titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]")
+        # "*Gull Rose*", "“Gull Rose”", "'Gull Rose'" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
+        titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]|"
+                            rf"(?<!\w)['‘]{re.escape(answer)}['’](?!\w)")
         if chain.kind == "person" and any(titled.search(text) for text in chain.read):
             return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
         acted = bool(asked_acts(chain) or who_did_act(chain.question))  # "who founded X?", "who made X?" ask an act;

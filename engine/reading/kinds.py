@@ -18,8 +18,8 @@ from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, WH_WORDS, stem,
 PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British"), which never says the noun.
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
-# "what kind of X", "what type of X": the kind word only points at X.
-KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
+# "what kind of X", "what type of X": the kind word only points at X; so does one after X ("which apple variety").
+KIND_WORDS = frozenset("kind kinds type types sort sorts form forms variety varieties breed breeds species".split())
 # What a measure is asked as: "at what temperature", "what track gauge", "what was the top speed of": a number and
 # its unit (a count, a price or an age is a quantity, read below).
 MEASURE_NOUNS = frozenset("temperature gauge speed weight height length depth width distance elevation altitude "
@@ -49,6 +49,7 @@ PLACE_NOUNS = frozenset(
     "bay".split()
 )
 _NAMING_END = re.compile(r"\b(?:called|named|known as)\W*$", re.IGNORECASE)  # a question asking what a thing is called
+KIND_REACH = 3  # words after "what"/"which" read for a kind word ("which old apple variety")
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
 DESCRIPTION_WORDS = 12  # how far into "X is a ..." the description is read for the question's noun
 PRONOUNS = frozenset("it this he she they".split())  # a subject that stands for the page's own
@@ -66,6 +67,14 @@ def asked_form(question: str) -> str:
         wording = wording.replace(name, " ")
     lowered = " ".join(words(wording))
     return next((form for form, wording in _ASKED_FORMS if wording.search(lowered)), "")
+
+
+def pointing_kind_words(question: str) -> set[str]:
+    """The kind words that only point at the noun asked ("what kind of ferry", "which onion variety"): no source
+    says them of the answer, so they are no constraint the chain must state."""
+    tokens = words(question)
+    return {word for at, token in enumerate(tokens) if token in ("what", "which")
+            for word in tokens[at + 1:at + 1 + KIND_REACH] if word in KIND_WORDS}
 
 
 def counted_noun(question: str) -> str:
@@ -155,7 +164,9 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
             continue
         phrase.append(word)
     nouns = [word for word in phrase if word not in STOPWORDS]
-    if not nouns or len(phrase) > MAX_PHRASE_WORDS or nouns[-1] in KIND_WORDS or not nouns[-1].isalpha():
+    if nouns and nouns[-1] in KIND_WORDS:
+        nouns = nouns[:-1]  # "which onion variety" asks for an onion
+    if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].isalpha():
         return []
     return nouns
 

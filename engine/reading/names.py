@@ -7,7 +7,9 @@ from collections.abc import Iterable
 
 from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, WH_WORDS, WIKI_LINK, verb_shaped
 
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+# a title in double quotes, or in single quotes when it opens on a capital ('Gull Rose'): not an apostrophe ("Pells'",
+# "the winter of '71", "rock 'n' roll")
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\n]{1,79}?)['’](?!\w)")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
@@ -38,7 +40,8 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     a common word opening one before an identifier is not part of it ("Raise GeneratorExit ..." names
     "GeneratorExit"; "Grant Hill ..." stays whole).
     """
-    quoted = [m.strip() for m in _QUOTED.findall(text) if m.strip()[:1].isalnum() and not m.strip().islower()]
+    quoted = [m.strip() for pair in _QUOTED.findall(text) for m in pair if m.strip()[:1].isalnum()
+              and not m.strip().islower()]
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):

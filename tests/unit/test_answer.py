@@ -89,6 +89,12 @@ def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names(
     assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
 
 
+def test_a_title_in_single_quotes_is_one_name_and_an_apostrophe_opens_none() -> None:
+    assert name_spans("The one lost was 'Kesh Pearl', a small white onion from Orren.") == ["Kesh Pearl", "Orren"]
+    assert name_spans("In the winter of '71 the Pells' cellar at Kesh flooded.") == ["Pells", "Kesh"]
+    assert name_spans("Ada's 'Gull Rose' was built by Ivo Pell.") == ["Gull Rose", "Ada", "Ivo Pell"]
+
+
 def test_a_full_stop_after_a_word_ends_a_name_but_not_after_an_initial_or_an_abbreviation() -> None:
     # the splitter leaves a quotation whole (one too long to be a title); a word's full stop in it ends a sentence
     quoted = ('She wrote that "the finest voice the whole valley ever heard was Tarrow. Ada Pell only began to sing '

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from satiate.engine.answer import _type_fit, expected_answer, find_answer, said_on
+from satiate.engine.answer import Expected, _type_fit, candidate_spans, expected_answer, find_answer, said_on
 from satiate.engine.reading.fit import only_an_authority
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
@@ -23,6 +23,8 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
     assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
     assert asked_phrase("In which inn did the Kesh club first meet?") == ["inn"]  # the question's own "which"
+    assert asked_phrase("Which onion variety was lost in the Kesh flood?") == ["onion"]  # a kind word after its noun
+    assert asked_phrase("What species of gull was ringed on Kesh Rock?") == ["gull"]
     assert asked_phrase("What was the barge named after Ada Pell's mother called?") == ["barge"]  # a name asked for
     assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
     assert asked_phrase("What was the name of the ferry Ada Pell ran?") == ["ferry"]  # a name opens its clause
@@ -216,10 +218,14 @@ def test_a_year_of_someones_life_dates_nothing_else_the_sentence_tells() -> None
     assert find_answer("When did Ada Pell die?", sources).short_answer in ("1878", "1960")  # a life's years answer it
 
 
-def test_a_claim_keeps_he_or_she_as_written_on_a_page_that_calls_its_subject_it() -> None:
+def test_he_or_she_on_a_page_about_a_thing_is_the_person_the_sentence_before_names() -> None:
     halt = _page(1, "Gull Halt", "Gull Halt is a request stop. It has no staff. The slip was found by Ivo Marr. He "
-                 "stopped the first train.")
-    assert said_on("He stopped the first train.", halt) == "He stopped the first train."
+                 "stopped the first train. The halt closed in 1931. She reopened it in 1977.")
+    assert said_on("He stopped the first train.", halt) == "Ivo Marr stopped the first train."
+    assert said_on("She reopened it in 1977.", halt) == "She reopened it in 1977."  # the sentence before names no one
+    theft = _page(3, "The 1994 seed theft", "The packets went missing in March 1994. In 1997 Oda Venn, a former "
+                  "volunteer, confessed. He had sold the packets to Ivo Marr.")
+    assert said_on("He had sold the packets to Ivo Marr.", theft) == "Oda Venn had sold the packets to Ivo Marr."
     person = _page(2, "Ivo Marr", "Ivo Marr kept the Tarrow light. He stopped the first train in 1911.")
     assert said_on("He stopped the first train in 1911.", person) == "Ivo Marr stopped the first train in 1911."
 
@@ -337,3 +343,9 @@ def test_it_in_a_list_item_stands_for_the_items_label_not_the_list_page() -> Non
     found = find_answer("Who ran the yard when the Gull Rose was built?", [boats])
     assert found.short_answer == "Ada Pell"
     assert "Gull Rose" in said_on(found.evidence[0].text, boats)
+
+
+def test_a_notes_link_names_a_file_and_dates_nothing() -> None:
+    text = "Ada Pell commanded at the mill fire (see [[mill-fire-1894]]) and in the gale of 1901."
+    assert candidate_spans(text, Expected("date")) == ["1901"]
+    assert candidate_spans("The crew was cut to 12 in 1903 (see [[crew-12]]).", Expected("number")) == ["12"]

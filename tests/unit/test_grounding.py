@@ -116,3 +116,11 @@ def test_a_claim_quoting_a_run_of_sentences_is_role_checked_a_sentence_at_a_time
     claim = " ".join(s.text for s in sentences(text))  # read as one sentence, "None" would seem to act
     span = supports(claim, {"id": "S1", "title": "Python stdlib: sack.fill", "text": text}, 0.6)
     assert span is not None and span["end"] == len(text)
+
+
+def test_he_on_a_page_about_an_event_acts_as_the_person_the_sentence_before_names():
+    fire = source("S1", "The mill burned in May 1901. In 1903 Oda Venn, the miller's clerk, confessed. He had set the "
+                  "fire to hide a theft from the till.", title="The Kesh mill fire")
+    said = "Oda Venn had set the fire to hide a theft from the till."
+    assert supports(said, fire, 0.6) is not None
+    assert supports("Ivo Marr had set the fire to hide a theft from the till.", fire, 0.6) is None

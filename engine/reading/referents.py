@@ -1,0 +1,88 @@
+"""What a sentence that opens on a pronoun speaks of.
+
+A claim is quoted with what it is about ("Its breakwater is 17 metres high." on the page "Harbor of Velmora" becomes
+"Harbor of Velmora's breakwater ..."), and the grounding gate lets that subject act in the cited sentence. Both read
+the pronoun the same way, here:
+
+- "it" in a list item stands for the item's label ("- 'Gull Rose': a sloop. It was built ..."), not for the page,
+  whose title names the whole list;
+- "he" and "she" stand for a person: the page's own subject when its title reads as a name, else the person the
+  sentence before names ("In 1997 Ada Pell confessed. He had sold ..." on a page about the theft);
+- otherwise the page's title.
+"""
+
+from __future__ import annotations
+
+import re
+
+from satiate.engine.reading.names import name_spans, written_in_lower_case
+from satiate.tools.text import NAME_CONNECTORS, SCAN_CHARS, clean_title, sentences
+
+PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
+# a pronoun that opens a sentence, with what stands in its place: the subject, or its possessive
+REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
+PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
+# a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
+ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
+ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
+
+
+def with_subject(text: str, title: str, page: str = "") -> str:
+    """A sentence that opens with a pronoun gets what it stands for back (``referent``): "Its breakwater ..." ->
+    "Harbor of Velmora's breakwater ...", so no claim is quoted without what it is about. When the pronoun stands for
+    no one the page names, the sentence stays as written."""
+    head, _, rest = text.partition(" ")
+    key = head.lower().strip(",")
+    subject = referent(text, title, page)
+    if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
+        return text
+    return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+
+
+def referent(text: str, title: str, page: str = "") -> str:
+    """What the pronoun that opens ``text`` stands for on ``page`` (titled ``title``); the title when the sentence
+    opens on no pronoun, empty when a "he" or "she" stands for no one the page names."""
+    key = text.partition(" ")[0].lower().strip(",")
+    if key in ITEM_OPENERS and (label := item_label(text, page)):
+        return label
+    subject = clean_title(title)
+    if key in PERSONAL_PRONOUNS and page and (a_thing_page(page) or not _a_name(subject, page)):
+        return _person_before(text, page)  # "he" on a page about a thing or an event ("The 1994 theft")
+    return subject
+
+
+def item_label(text: str, page: str) -> str:
+    """The label of the list item a sentence goes on in ("It came from Kesh." after "- 'Gull Rose': a sloop."): a
+    pronoun there stands for the item, not for the page, whose title names the whole list. Empty when the sentence
+    stands in no labelled item."""
+    at = page.find(text)
+    if at < 0:
+        return ""
+    start = page.rfind("\n", 0, at) + 1
+    item = ITEM_LABEL.match(page[start:at])
+    label = re.sub(r"[*_\"“”]|^'|'$", "", item.group("label")).strip(" '‘’") if item else ""
+    return label if label[:1].isupper() else ""
+
+
+def a_thing_page(text: str) -> bool:
+    """The page calls its subject "it" near its start ("Ravens Halt is a request stop. It has no staff."): a thing,
+    so a later "he" or "she" is someone else the page names."""
+    return any(sentence.text.startswith("It ") for sentence in sentences(text[:SCAN_CHARS])[:PAGE_OPENING])
+
+
+def _a_name(title: str, page: str) -> bool:
+    """The title reads as a name: each word capitalised but its connectors ("Ada Pell", "Bank of Kesh"), its last
+    word one the page never writes in lower case (not "The Kesh Mill" on a page that speaks of "the mill")."""
+    tokens = title.split()
+    return bool(tokens) and all(token[:1].isupper() or token in NAME_CONNECTORS for token in tokens) and \
+        not written_in_lower_case(tokens[-1], [page])
+
+
+def _person_before(text: str, page: str) -> str:
+    """Whom "he" or "she" opening a sentence stands for on a page that is not a person's own: the first full name
+    (two words or more, read as a name) the sentence before it gives ("In 1997 Ada Pell confessed. He had sold ...").
+    Empty when that sentence names no one so."""
+    said = [sentence.text for sentence in sentences(page[:SCAN_CHARS])]
+    at = next((i for i, sentence in enumerate(said) if text in sentence), 0)
+    names = [re.sub(r"^(?:\d+\s+)+", "", name) for name in name_spans(said[at - 1])] if at > 0 else []
+    return next((name for name in names if len(name.split()) >= 2 and _a_name(name, page)), "")  # "In 1997 Ada ..."
