@@ -167,7 +167,7 @@ def asked_verb(chain: Chain) -> str:
     subject_on = preceding[next((i for i, word in enumerate(preceding) if word in DO_FORMS), 0):]
     if set(preceding[-1 - OBJECT_REACH:-1]) & DETERMINERS and not set(subject_on) & CLAUSE_OPENERS and \
             (told := _verb_before_its_object(chain.question)) and stem(told) not in LIGHT_VERBS:
-        return told  # (a light verb's noun tells the act: "become the band's conductor")
+        return told
     return verb  # "become the band's conductor": a light verb's noun tells the act
 
 

@@ -36,7 +36,7 @@ _ASKED_FORMS = (
                            rf"\b(?:what|which) (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))})\b(?! of\b)|"
                            rf"^what (?:was|is|were|are) the (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))}) of\b")),
     ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
-                            r"height|length|depth|width|weight|capacity|distance|area|elevation|size|age)\b|"
+                            r"capacity|area|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b")),  # "what did it cost to ...?"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
 )
