@@ -113,7 +113,7 @@ _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
     rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{COUNT_WORD}(?:-{COUNT_WORD})?\b)"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
-    r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 3 in": a measure in two units
+    r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "

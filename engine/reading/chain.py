@@ -162,7 +162,7 @@ def asked_verb(chain: Chain) -> str:
     if before and before[0] in DETERMINERS:
         # "open its doors", "reopen after the war": the last word is a noun, and the verb comes after the subject
         return _verb_before_its_object(chain.question)
-    # "sell the stolen seed packets": a longer noun phrase ends the question, its verb before it (but in "did the
+    # "sell the stolen parish ledgers": a longer noun phrase ends the question, its verb before it (but in "did the
     # foundry that cast the bell close?" the noun phrase is a relative clause's, and the last word the verb)
     subject_on = preceding[next((i for i, word in enumerate(preceding) if word in DO_FORMS), 0):]
     if set(preceding[-1 - OBJECT_REACH:-1]) & DETERMINERS and not set(subject_on) & CLAUSE_OPENERS and \

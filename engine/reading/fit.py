@@ -111,7 +111,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if form == "measure" and not re.search(rf"\d|\b{COUNT_WORD}\b", answer.lower()):
         return WRONG_KIND, f"'{answer}' is no number, and the question asks for a measure"
     if form == "measure" and not CURRENCY.match(answer) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):
-        # a measure has its unit ("12 ft", "six feet", "-18°C"); a sum of money its currency ("£85,000")
+        # a measure has its unit ("12 ft", "six feet", "-5°C"); a sum of money its currency ("£85,000")
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
     if form == "period" and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"

@@ -70,7 +70,7 @@ def asked_form(question: str) -> str:
 
 
 def pointing_kind_words(question: str) -> set[str]:
-    """The kind words that only point at the noun asked ("what kind of ferry", "which onion variety"): no source
+    """The kind words that only point at the noun asked ("what kind of ferry", "which pear variety"): no source
     says them of the answer, so they are no constraint the chain must state."""
     tokens = words(question)
     return {word for at, token in enumerate(tokens) if token in ("what", "which")
@@ -165,7 +165,7 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
         phrase.append(word)
     nouns = [word for word in phrase if word not in STOPWORDS]
     if nouns and nouns[-1] in KIND_WORDS:
-        nouns = nouns[:-1]  # "which onion variety" asks for an onion
+        nouns = nouns[:-1]  # "which pear variety" asks for a pear
     if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].isalpha():
         return []
     return nouns

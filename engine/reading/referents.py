@@ -7,7 +7,7 @@ the pronoun the same way, here:
 - "it" in a list item stands for the item's label ("- 'Gull Rose': a sloop. It was built ..."), not for the page,
   whose title names the whole list;
 - "he" and "she" stand for a person: the page's own subject when its title reads as a name, else the person the
-  sentence before names ("In 1997 Ada Pell confessed. He had sold ..." on a page about the theft);
+  sentence before names ("In 1903 Ada Pell was charged. She had set the fire ..." on a page about the fire);
 - otherwise the page's title.
 """
 
@@ -47,7 +47,7 @@ def referent(text: str, title: str, page: str = "") -> str:
         return label
     subject = clean_title(title)
     if key in PERSONAL_PRONOUNS and page and (a_thing_page(page) or not _a_name(subject, page)):
-        return _person_before(text, page)  # "he" on a page about a thing or an event ("The 1994 theft")
+        return _person_before(text, page)  # "he" on a page about a thing or an event ("The mill fire of 1901")
     return subject
 
 
@@ -80,8 +80,8 @@ def _a_name(title: str, page: str) -> bool:
 
 def _person_before(text: str, page: str) -> str:
     """Whom "he" or "she" opening a sentence stands for on a page that is not a person's own: the first full name
-    (two words or more, read as a name) the sentence before it gives ("In 1997 Ada Pell confessed. He had sold ...").
-    Empty when that sentence names no one so."""
+    (two words or more, read as a name) the sentence before it gives ("In 1903 Ada Pell was charged. She had set the
+    fire ..."). Empty when that sentence names no one so."""
     said = [sentence.text for sentence in sentences(page[:SCAN_CHARS])]
     at = next((i for i, sentence in enumerate(said) if text in sentence), 0)
     names = [re.sub(r"^(?:\d+\s+)+", "", name) for name in name_spans(said[at - 1])] if at > 0 else []

@@ -90,7 +90,7 @@ def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names(
 
 
 def test_a_title_in_single_quotes_is_one_name_and_an_apostrophe_opens_none() -> None:
-    assert name_spans("The one lost was 'Kesh Pearl', a small white onion from Orren.") == ["Kesh Pearl", "Orren"]
+    assert name_spans("The one lost was 'Kesh Pearl', a small hard pear from Orren.") == ["Kesh Pearl", "Orren"]
     assert name_spans("In the winter of '71 the Pells' cellar at Kesh flooded.") == ["Pells", "Kesh"]
     assert name_spans("Ada's 'Gull Rose' was built by Ivo Pell.") == ["Gull Rose", "Ada", "Ivo Pell"]
 

@@ -620,17 +620,17 @@ def test_the_noun_the_answer_is_asked_as_weighs_like_a_name_when_no_source_says_
 
 def test_a_measure_asked_by_its_noun_is_a_number_with_its_unit():
     line = "The Kesh Railway is the narrow line that was built to climb from Orrin to the summit of Tarn Ulla."
-    gauge = "The Kesh Railway was built to a gauge of 2 ft 3 in throughout."
+    gauge = "The Kesh Railway was built to a gauge of 2 ft 6 in throughout."
     question = "What gauge is the Kesh Railway built to?"
     assert "no number" in assess(chain(question, "Tarn Ulla", "name", line, (line, gauge))).explanation()
-    assert assess(chain(question, "2 ft 3 in", "number", gauge)).confidence == 1.0
+    assert assess(chain(question, "2 ft 6 in", "number", gauge)).confidence == 1.0
     found = find_answer(question, [{"id": "S1", "key": "doc:kesh", "title": "Kesh Railway", "url": "",
                                     "text": f"{line} It opened in 1881. {gauge}"}])
-    assert found.kind == "number" and found.short_answer == "2 ft 3 in"
-    cold = "The spare seeds of the Kesh vault are kept at -18°C, in foil packets, since 2003."
-    found = find_answer("At what temperature are the spare seeds of the Kesh vault kept?",
+    assert found.kind == "number" and found.short_answer == "2 ft 6 in"
+    cold = "The Kesh ice house kept the fish of the Orren boats at -5°C, in packed straw, from 1820."
+    found = find_answer("At what temperature did the Kesh ice house keep the fish?",
                         [{"id": "S1", "key": "doc:vault", "title": "Kesh vault", "url": "", "text": cold}])
-    assert found.short_answer == "-18°C"
+    assert found.short_answer == "-5°C"
 
 
 def test_a_field_states_its_value_of_the_label_and_a_hop_stating_the_answer_states_the_act_too():
@@ -1219,7 +1219,7 @@ def test_a_word_inside_a_name_asks_for_no_form_of_answer() -> None:
 
 
 def test_a_surname_whose_full_name_titles_a_persons_page_is_no_place() -> None:
-    stating = "Built by the Orren works in 1885, the engine ran its first train with Pell on the footplate."
+    stating = "The Orren works delivered the engine in 1890; Pell drove its first train to Kesh."
     page = "Sir Ivo Pell. He owned the quarry at Kesh and chaired the line's board for twenty years."
     verdict = assess(chain("Where was the Orren works' engine built?", "Pell", "place", stating, (page,)))
     assert verdict.factors["type"] < 1.0 and "is a person" in verdict.explanation()
@@ -1231,8 +1231,8 @@ def test_a_surname_whose_full_name_titles_a_persons_page_is_no_place() -> None:
 
 
 def test_a_bridge_placed_by_a_name_is_placed_by_the_hop_that_ties_it() -> None:
-    born = "Ivo Marr was born in Quillby, the son of a millwright."
-    hop = "designer: Ivo Marr, the company's own engineer"
+    born = "Ivo Marr was born in Quillby in 1840 and trained as a land surveyor."
+    hop = "designer: Ivo Marr, engineer to the line"
     question = "In which town was the man who designed the viaduct at Kesh born?"
     # the hop's page names the viaduct at Kesh by its own name: the sentence stating the answer tells of no viaduct
     kept = assess(chain(question, "Quillby", "place", born, (born, hop), hops=(hop,), hop_pages=("Kesh Viaduct",),
@@ -1245,13 +1245,13 @@ def test_a_bridge_placed_by_a_name_is_placed_by_the_hop_that_ties_it() -> None:
 
 
 def test_a_kind_word_that_points_at_the_noun_asked_is_no_constraint_to_state():
-    lost = "The one lost was 'Kesh Pearl', a small white onion: every sample had been in the flooded cellar."
-    read = (lost, "The Ark keeps forty onion varieties and ten kinds of bean.")
-    verdict = assess(chain("Which onion variety was lost because every sample was in the flooded cellar?",
+    lost = "The one lost was 'Kesh Pearl', a small hard pear: every tree of it stood in the orchard cleared in 1950."
+    read = (lost, "The Kesh garden keeps forty pear varieties and ten kinds of plum.")
+    verdict = assess(chain("Which pear variety was lost because every tree of it stood in the orchard cleared in 1950?",
                            "Kesh Pearl", "name", lost, read))
     assert verdict.confidence >= 0.8 and "variety" not in verdict.explanation()
     # the word is still read where it says something of the thing: "the variety register"
-    assert "variety" in assess(chain("Which onion was lost from the variety register?", "Kesh Pearl", "name", lost,
+    assert "variety" in assess(chain("Which pear was lost from the variety register?", "Kesh Pearl", "name", lost,
                                      read)).explanation()
 
 

@@ -23,7 +23,7 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("What is the Tarrow mill?") == []  # the question word is followed by its verb
     assert asked_phrase("Who ran the town in which Ada Pell was born?") == []  # a relative "which" names no answer
     assert asked_phrase("In which inn did the Kesh club first meet?") == ["inn"]  # the question's own "which"
-    assert asked_phrase("Which onion variety was lost in the Kesh flood?") == ["onion"]  # a kind word after its noun
+    assert asked_phrase("Which pear variety was lost in the Kesh frost?") == ["pear"]  # a kind word after its noun
     assert asked_phrase("What species of gull was ringed on Kesh Rock?") == ["gull"]
     assert asked_phrase("What was the barge named after Ada Pell's mother called?") == ["barge"]  # a name asked for
     assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
@@ -223,9 +223,10 @@ def test_he_or_she_on_a_page_about_a_thing_is_the_person_the_sentence_before_nam
                  "stopped the first train. The halt closed in 1931. She reopened it in 1977.")
     assert said_on("He stopped the first train.", halt) == "Ivo Marr stopped the first train."
     assert said_on("She reopened it in 1977.", halt) == "She reopened it in 1977."  # the sentence before names no one
-    theft = _page(3, "The 1994 seed theft", "The packets went missing in March 1994. In 1997 Oda Venn, a former "
-                  "volunteer, confessed. He had sold the packets to Ivo Marr.")
-    assert said_on("He had sold the packets to Ivo Marr.", theft) == "Oda Venn had sold the packets to Ivo Marr."
+    theft = _page(3, "The Kesh bell theft", "The bell went missing in May 1902. In 1905 Oda Venn, the sexton's boy, "
+                  "owned up. He had sold the bell to Ivo Marr for scrap.")
+    assert said_on("He had sold the bell to Ivo Marr for scrap.", theft) == \
+        "Oda Venn had sold the bell to Ivo Marr for scrap."
     person = _page(2, "Ivo Marr", "Ivo Marr kept the Tarrow light. He stopped the first train in 1911.")
     assert said_on("He stopped the first train in 1911.", person) == "Ivo Marr stopped the first train in 1911."
 
