@@ -76,6 +76,7 @@ _PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=(?:>\s+)*[\"'(\[*]?[A-Z0-9*]
 # "etc."), or a dotted one ("U.S.", "p.m."). Only a paragraph holding one needs pysbd's knowledge.
 _ABBREVIATION_SHAPED = re.compile(r"(?:^|\s)(?:[A-Za-z]|[A-Z][a-z]{1,4}|[a-z]{1,4}|\S*\w\.\w\S*)\.[\"')\]]*\s")
 STEM_CACHE_WORDS = 65_536  # distinct words whose stem is remembered
+OWN_EED_LETTERS = 5  # "seed", "breed", "speed": an "-eed" word this short is no past form ("freed" is lost to it)
 SENTENCE_CACHE_TEXTS = 4096  # texts whose split is remembered: the pages and claims of a few runs
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
@@ -97,8 +98,9 @@ def hedged(text: str) -> bool:
 
 def verb_shaped(word: str) -> bool:
     """A past form ("founded", "won", "born"): it ends a noun phrase; a hyphenated modifier ("steam-powered") is
-    none."""
-    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed"))
+    none, and neither is a short word whose "-ed" is its own ("seed", "breed", "speed"; "agreed" is a past)."""
+    own_ed = word.endswith("eed") and len(word) <= OWN_EED_LETTERS
+    return word in IRREGULAR or word == "born" or ("-" not in word and word.endswith("ed") and not own_ed)
 
 
 def words(text: str) -> list[str]:

@@ -3,7 +3,8 @@ point back into the source; stems that meet across inflections without mangling 
 
 from __future__ import annotations
 
-from satiate.tools.text import DOTTED_NUMBER, claimable, entities, is_field, sentences, stem, stems
+from satiate.engine.reading.kinds import asked_phrase
+from satiate.tools.text import DOTTED_NUMBER, claimable, entities, is_field, sentences, stem, stems, verb_shaped
 
 
 def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
@@ -128,3 +129,9 @@ def test_a_release_number_is_one_term_that_no_longer_number_says() -> None:
     found = DOTTED_NUMBER.findall("Kesh 2.4.3 came before 3.0, and 3.0.1 mended it in 2016.")
     assert found == ["2.4.3", "3.0", "3.0.1"]
     assert "3.0" in stems("Kesh 3.0 shipped late.") and "3.0" not in stems("Kesh 13.0 and 3.0.1 shipped late.")
+
+
+def test_a_past_form_ends_in_ed_unless_a_short_word_owns_its_ed():
+    assert all(verb_shaped(word) for word in ("founded", "agreed", "decreed", "won", "born"))
+    assert not any(verb_shaped(word) for word in ("seed", "breed", "speed", "steam-powered"))
+    assert asked_phrase("What breed of dog guarded the Kesh mill?") == ["dog"]  # "breed" no longer ends the phrase
