@@ -16,15 +16,15 @@ from satiate.tools.text_safety import instruction_like
 
 STOPWORDS = frozenset(
     """
-    a about above after again against all also am an and any are aren as at be because been before being below
+    a about above after again against all also although am an and any are aren as at be because been before being below
     between both but by can cannot could did didn do does doesn doing don down during each either else ever every
     few for from further had has have having he her here hers herself him himself his how however i if in into is
     isn it its itself just least less let like made make many may me might more most much must my myself near neither
     no nor not now of off often on once one only or other others our ours ourselves out over own per rather same
-    she should since so some such than that the their theirs them themselves then there these they this those
-    through thus to too two under until up upon us used using very via was wasn we were weren what whatever when
-    where whether which while who whom whose why will with within without would yet you your yours yourself
-    s t d ll m ve y also known called named
+    she should since so some such than that the their theirs them themselves then there these they this those though
+    through thus to too two under unless until up upon us used using very via was wasn we were weren what whatever when
+    where whereas whether which while whilst who whom whose why will with within without would yet you your yours
+    yourself despite s t d ll m ve y also known called named
     """.split()
 )
 

@@ -10,7 +10,11 @@ from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, 
 # a title in double quotes, or in single quotes when it opens on a capital ('Gull Rose'): not an apostrophe ("Pells'",
 # "the winter of '71", "rock 'n' roll")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\n]{1,79}?)['’](?!\w)")
-LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES
+# a conjunction that opens a clause of reason or concession ("Although the Kesh Trust paid, ..."): capitalised only
+# where it opens the sentence, and never a name's first word (unlike "Before" or "Once", which open film titles)
+CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
+LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES | \
+    CLAUSE_CONJUNCTIONS
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
 _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("prefixes=None"), not a name

@@ -104,6 +104,12 @@ def test_a_full_stop_after_a_word_ends_a_name_but_not_after_an_initial_or_an_abb
         "Ivo K. Marren", "Bellwood Bros. Pictures", "St. Anselm"]
 
 
+def test_a_conjunction_opening_the_sentence_is_no_part_of_the_name_after_it() -> None:
+    assert name_spans("Although the Kesh Rowing Club paid for it, the boathouse was the town's.") == [
+        "Kesh Rowing Club"]
+    assert name_spans("Because Ada Pell kept the keys, nobody else went in.") == ["Ada Pell"]
+
+
 def test_a_nickname_quoted_inside_a_name_belongs_to_it() -> None:
     spans = name_spans('Ada "Kit" Pell (born 1950) is a sailor who named her boat "Heron" after Tom Vane.')
     assert "Ada Kit Pell" in spans and "Ada" not in spans and "Pell" not in spans
