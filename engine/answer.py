@@ -28,6 +28,7 @@ from satiate.engine.reading.fit import (
     act_years,
     article_share,
     asked_acts,
+    done_by,
     is_alias,
     on_the_converse_side,
     only_a_reference,
@@ -53,8 +54,11 @@ from satiate.engine.reading.referents import (
     ITEM_OPENERS,
     PERSONAL_PRONOUNS,
     REFERRING_SUBJECTS,
+    SUBJECT_PERSONS,
     a_thing_page,
     item_label,
+    referent,
+    subject_word,
     with_subject,
 )
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
@@ -119,9 +123,6 @@ _QUANTITY = re.compile(
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent knots mph degrees °C °F".split())
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
-SUBJECT_PERSONS = frozenset({"he", "she"})  # the personal pronouns that are the subject of their sentence
-OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".split())  # "In 1926 he ..."
-ADVERBIAL_REACH = 5  # words of an opening phrase of time or place read for the subject pronoun after it
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
     r"^what (?:is|are) (?!.*\b(?:of|in|for|by|that|which|who|whose|where|when)\b)(?:an? )?[\w' -]{1,40}$"
@@ -274,51 +275,39 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
     if not subject:
         return line
     first, second = (line.text.split()[:2] + ["", ""])[:2]
-    opener = _subject_word(line.text)
+    opener = subject_word(line.text)
     if opener in ITEM_OPENERS and (label := item_label(line.text, line.source["text"])):
         return Line(line.source, line.text, line.terms, line.position, frozenset(stems(label)))
     head = subject.split()[-1].lower()
     if opener in PERSONAL_PRONOUNS and (head in common or a_thing_page(line.source["text"])):
-        return line
+        person = referent(line.text, line.source["title"], line.source["text"])
+        return Line(line.source, line.text, line.terms, line.position, frozenset(stems(person))) if person else line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
 
 
-def _subject_word(text: str) -> str:
-    """The sentence's first word, lower-cased; or, past an opening phrase of time or place that names no one ("In
-    1926 he was sent ...", "After the fire, she ..."), the pronoun that is the sentence's subject."""
-    tokens = text.split()
-    opener = tokens[0].lower().strip(",") if tokens else ""
-    if opener not in OPENING_PREPOSITIONS:
-        return opener
-    for token in tokens[1:1 + ADVERBIAL_REACH]:
-        word = token.strip(",;:").lower()
-        if REFERRING_SUBJECTS.get(word) == "":  # "he", "she", "it", "they"; not the owner's "his"
-            return word
-        if token[:1].isupper() and token.strip(",") not in MONTHS:
-            break  # a name in the opening phrase may be what the pronoun stands for
-    return opener
-
-
 def _person_referred(line: Line, expected: Expected, common: frozenset[str], question: str,
                      asked: frozenset[str]) -> list[str]:
-    """The person a sentence opening on "He" or "She" stands for, its page's subject ("He wrote a memoir" on Ada
-    Pell's page): the one who acted, so a candidate for "who" though the sentence does not write the name. So is
-    the person whose page has a field whose label says what the question asks of its names, and whose value names
-    no one ("Keeper of the Kesh light: 1852 to 1879" on Ada Pell's page, for "who was keeper of the Kesh light?")."""
+    """The person a sentence opening on "He" or "She" stands for (``referent``): its page's subject ("He wrote a
+    memoir" on Ada Pell's page), or on a page about a thing the person the sentence before names. The one who acted,
+    so a candidate for "who" though the sentence does not write the name. So is the person whose page has a field
+    whose label says what the question asks of its names, and whose value names no one ("Keeper of the Kesh light:
+    1852 to 1879" on Ada Pell's page, for "who was keeper of the Kesh light?")."""
     if expected.kind != "person" or not line.referred:
         return []
     title = clean_title(line.source["title"])
-    opener = _subject_word(line.text)
+    opener = subject_word(line.text)
     label, _, value = line.text.partition(":")
     # a label says what its person was ("Keeper of the light"), not what they did: no answer to "who built it?"
     acts = asked_acts(Chain(question=question, answer="", kind="person", stating=()))
     a_field = is_field(line.text) and bool(stems(label) & asked) and not name_spans(value, common) and \
         all(stem(act) in stems(label) for act in acts)
     person_page = bool(title) and title.split()[-1].lower() not in common and not a_thing_page(line.source["text"])
-    if opener in SUBJECT_PERSONS or a_field and person_page:
+    if opener in SUBJECT_PERSONS:
+        return name_spans(referent(line.text, line.source["title"], line.source["text"]), common)[:1]
+    if a_field and person_page:
         return name_spans(title, common)[:1]
     return []
 
@@ -666,6 +655,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                      "answer; the best-supported sentences follow", score=lead.score)
     question_lower = question.lower()
     question_terms = frozenset(stems(question))
+    asked_terms = frozenset(stem(word) for word in content_terms(question))  # the question's content words
     focus = focus_terms(question) & question_terms or question_terms
     head = head_noun(question)
     naming = bool(ASKS_FOR_A_NAME.search(question.lower()))  # "what was the meadow called?"
@@ -707,6 +697,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "Ada Pell did not design it" is evidence against Ada Pell
             if only_a_reference(span, scored.line.text) or only_an_authority(span, scored.line.text, question):
                 continue  # "(see "The Gedney Works")" names a note to read, "according to the charter" whose word
+            if expected.kind in ("place", "date") and done_by(span, scored.line.text, frozenset(acts)):
+                continue  # "built by Ivo Marren in his shed at Orrinby": the builder, not where it was built
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:
@@ -748,20 +740,26 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best], candidates=weighed)
     evidence = _evidence(carriers[best])
-    return Found(shown[best], expected.kind, evidence + _page_ties(evidence, names, pool), score=round(votes[best], 3),
-                 candidates=weighed)
+    return Found(shown[best], expected.kind, evidence + _page_ties(evidence, names, pool, asked_terms),
+                 score=round(votes[best], 3), candidates=weighed)
 
 
-def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line]) -> list[Line]:
+def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line], asked: frozenset[str]) -> list[Line]:
     """The opening sentence of the answer's own page, when it names something the question names that the chain does
-    not ("Established at Tarrow in 1790." above "The first master was Ada Pell."): a page's opening says what the
-    page is about, so it ties the page's answer to that name, and the reader sees where."""
+    not ("Established at Tarrow in 1790." above "The first master was Ada Pell."), or, on a page titled by a name
+    the question gives, when it says what the question says of that thing and the chain does not ("Kesh Fair" opens
+    "The yearly horse sale on the green."; "When was the first horse sale of Kesh Fair held?"): a page's opening
+    says what the page is about, so it ties the page's answer to the question, and the reader sees where. ``asked``
+    holds the stems of the question's content words."""
     said = [text for line in evidence for text in (line.text, line.source["title"])]
     page = evidence[0].source["key"]
     opening = min((line for line in pool if line.source["key"] == page), key=lambda line: line.position)
-    if opening in evidence or not any(mentioned(name, [opening.text]) and not mentioned(name, said) for name in names):
+    if opening in evidence:
         return []
-    return [opening]
+    names_more = any(mentioned(name, [opening.text]) and not mentioned(name, said) for name in names)
+    titled_by_the_question = any(mentioned(name, [evidence[0].source["title"]]) for name in names)
+    says_more = bool((asked - set().union(*(stems(text) for text in said))) & set(stems(opening.text)))
+    return [opening] if names_more or titled_by_the_question and says_more else []
 
 
 def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:

@@ -293,6 +293,7 @@ def assess(chain: Chain) -> Commitment:
     version, thing = _version_unsaid(chain, saying) or _placed_elsewhere(chain), _thing_acted_on(chain, saying)
     event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
     year = _year_unstated(chain)
+    hop_date = _dated_by_a_hop(chain, acts)
     naming_unsaid = bool(ASKS_NAMESAKE.search(chain.question)) and not any(NAMING.search(text) for text in saying)
     number_unsaid = next((number for number in numbers if number not in unread and not any(
         _says_number(text, number) for text in chain_texts)), "")
@@ -304,6 +305,8 @@ def assess(chain: Chain) -> Commitment:
                      f"the sentence stating '{answer}' says '{other_thing.split()[0]}' of something else, not of the "
                      f"{other_thing}" if other_thing else "",
                      f"the cited sentences do not place it in {year}" if year else "",
+                     f"a hop sentence itself dates the act asked ({hop_date}), not the page it leads to" if hop_date
+                     else "",
                      f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
                      f"the sentence stating '{answer}' does not tell what it was named after" if naming_unsaid else "",
                      f"the cited sentences do not tell who {' '.join([acted, *particle])}" if act_untold else "",
@@ -345,6 +348,24 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _dated_by_a_hop(chain: Chain, acts: tuple[str, ...]) -> str:
+    """The year a hop sentence about the question's own thing gives the very act asked ("The museum opened on 4 May
+    1962", reached on the way to a page where another thing "opened in 1840"), when the answer is another: the hop
+    answers the question itself, and the page it leads to dates something else. A hop that dates the act of another
+    thing ("founded in 1819, long before Kesh Lane was laid out") only leads on."""
+    names = question_names(chain.question)
+    if chain.kind != "date" or not acts or not names:
+        return ""
+    pages = chain.hop_pages or ("",) * len(chain.hops)
+    for hop, page in zip(chain.hops, pages):
+        years = YEAR.findall(hop)
+        if years and not any(year in chain.answer for year in years) and any(
+                mentioned(name, [f"{page}: {hop}"]) for name in names) and any(
+                states(stem(act), said_in(affirmed(hop))) for act in acts):
+            return years[0]
+    return ""
 
 
 def _says_number(text: str, number: str) -> bool:
@@ -512,11 +533,15 @@ def _only_a_place(chain: Chain, names: list[str]) -> str:
     """A name the question asks about as such ("When was Wilmot Cross born?") that the cited sentences give only as
     a place, after "in", "at", "near" ("Cecily Dunmore was born in Wilmot Cross in 1881"): they tell of something
     that happened there, not of the name itself. A name the question too gives after a preposition ("Who built
-    the chapel at Wilmot Cross?"), or sets before a noun ("the Wilmot Cross chapel"), is asked about as a place."""
+    the chapel at Wilmot Cross?"), sets before a noun ("the Wilmot Cross chapel") or after a verb the sentence tells
+    ("When did the train reach Wilmot Cross?" over "it arrived at Wilmot Cross"), is asked about as a place."""
     for name in names:
         before = re.compile(rf"(\w+)\s+(?:the\s+)?{re.escape(name)}\b")
         asked = [match.group(1).lower() for match in before.finditer(chain.question)]
         if any(word in STOPWORDS - ARTICLES - BE_FORMS - DO_FORMS for word in asked):
+            continue
+        if any(known_verb(word) and any(states(stem(word), said_in(text)) for text in chain.stating)
+               for word in asked):
             continue
         if _noun_qualified(name, chain.question):
             continue  # "the Kesh pier master": a name set before a noun places that thing, as "at Kesh" does

@@ -50,7 +50,11 @@ EXPLANATION = re.compile(
     r"heavy\b|hot\b|cold\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
-ASKS_WHO_DID = re.compile(r"^who (?P<act>\w+)\b")  # "who founded ...?": the one who acted is asked for
+# a verb that hands its act to the infinitive after it: "who managed to save the cup?" asks who saved it
+CATENATIVES = frozenset("managed tried helped failed began started continued decided agreed refused offered attempted "
+                        "volunteered arranged chose promised".split())
+# "who founded ...?": the one who acted is asked for
+ASKS_WHO_DID = re.compile(rf"^who (?P<handed>(?:{'|'.join(sorted(CATENATIVES))}) to )?(?P<act>\w+)\b")
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
 ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
@@ -69,8 +73,9 @@ ASKS_ROLE = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<role>(?:[a-z
                        r"(?= (?:of|behind|for|at|in|on|to|who|that|when)\b|$)")
 PREPOSITION_WHOM = re.compile(r"^(from|to|with|by|for|against|under) whom\b", re.IGNORECASE)  # asks the one after it
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
-# what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born")
-LIFE_DATES = r"\s*\((?:born\s+|b\.\s*)?\d{3,4}\s*(?:[–-]|\))|,?\s+was\s+born\b"
+# what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born", ", born"); one
+# year alone in brackets dates a thing as well ("Lantern Rib (1954)"), so it is none
+LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+born\b|,\s+born\b"
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
@@ -166,6 +171,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence names '{answer}' as a {noun}, not a place"
         if chain.kind == "name" and _asks_what_of_a_thing(question) and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person, and the question asks what, not who"
+        if chain.kind == "place" and chain.stating and all(
+                done_by(answer, text, frozenset(stem(act) for act in asked_acts(chain))) for text in chain.stating):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), not where"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
                                "a place"
@@ -248,9 +256,14 @@ def who_did_act(question: str) -> str:
     noun = asked_phrase(question)[-1:] if tokens[:1] in (["which"], ["what"]) else []
     if not act and noun and noun[0] in tokens and names_a_person(noun[0]):
         act = (tokens[tokens.index(noun[0]) + 1:] + [""])[0]
-    if not act or not (verb_shaped(act) or act in IRREGULAR_PASTS):
+    if not act or not (verb_shaped(act) or act in IRREGULAR_PASTS or _handed(asked)):
         return ""
     return stem(act)
+
+
+def _handed(asked: re.Match[str] | None) -> bool:
+    """A catenative verb hands the act to the infinitive after it, a verb whatever its shape ("managed to save")."""
+    return bool(asked and asked.group("handed"))
 
 
 def worded_act(question: str, act: str) -> tuple[str, str]:
@@ -260,7 +273,9 @@ def worded_act(question: str, act: str) -> tuple[str, str]:
     if at is None:
         return act, ""
     following = tokens[at + 1:at + 2]
-    return tokens[at], following[0] if following and following[0] in PARTICLES else ""
+    handed = at >= 2 and tokens[at - 1] == "to" and tokens[at - 2] in CATENATIVES  # "managed to save", as asked
+    return " ".join(tokens[at - 2:at + 1] if handed else tokens[at:at + 1]), \
+        following[0] if following and following[0] in PARTICLES else ""
 
 
 def on_the_converse_side(text: str, span: str, act: str) -> bool | None:
@@ -406,10 +421,11 @@ def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
 def _act_of_someone_else(chain: Chain) -> str:
     """Someone else the answer's act is told of in a relative clause or an aside ("her husband, Ivo Lant, a miller, who
     died in 1888" for "when did Ada Lant die?", "his son Ivo, born 1895", "Ada Lant, whose father had died in 1888"):
-    the time or place goes with that person, not with the one asked about."""
+    the time or place goes with that person, not with the one asked about, whatever act the clause tells ("joined
+    under Ivo Marr, who had been made captain in 1871" dates no joining)."""
     acts = {stem(act) for act in asked_acts(chain)}
     names = question_names(chain.question)
-    if chain.kind not in ("date", "place", "number") or not acts or not names or not chain.stating:
+    if chain.kind not in ("date", "place", "number") or not names or not chain.stating:
         return ""
     name = r"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)"
     # "Ivo Lant, a miller, who died in 1888"; "his son Ivo, born 1895" (a participle right after the name)
@@ -425,8 +441,7 @@ def _act_of_someone_else(chain: Chain) -> str:
             others.append(whose.group("owned"))
             continue
         match = told.search(text)
-        if match is None or not any(stem(word) in acts for word in words(match.group(2) or match.group(3))) or any(
-                same_name(name_words(match.group(1)), name_words(name)) for name in names):
+        if match is None or any(same_name(name_words(match.group(1)), name_words(name)) for name in names):
             return ""
         others.append(match.group(1))
     return others[0]
@@ -462,7 +477,7 @@ def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
     """``asked_acts`` read once per question: the type, owner and commitment checks of one chain all ask it."""
     question = " ".join(words(asked))
     acts = []
-    if (who := ASKS_WHO_DID.match(question)) and verb_shaped(who.group("act")):
+    if (who := ASKS_WHO_DID.match(question)) and (verb_shaped(who.group("act")) or _handed(who)):
         acts.append(who.group("act"))
     if verb := asked_verb(Chain(question=asked, answer="", kind=kind, stating=())):
         acts.append(verb)
@@ -658,9 +673,9 @@ def _only_owner(name: str, sentence: str) -> bool:
 
 def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
     """A common word capitalised only because it opens a sentence, where any word is: a sentence adverb set off by a
-    comma ("Unusually, the village had a mayor"), the noun heading a phrase with "of" ("Holders of the mail
-    contract:"), or a word setting the scene before a preposition ("Late on Tuesday"). Every time the texts write
-    the word, it is written so."""
+    comma ("Unusually, the village had a mayor", "Inside, it was dark"), the noun heading a phrase with "of"
+    ("Holders of the mail contract:"), or a word setting the scene before a preposition ("Late on Tuesday"). Every
+    time the texts write the word, it is written so."""
     found = [match.start() for text in texts for match in re.finditer(rf"\b{re.escape(word)}\b", text)]
     start = r"(?:^|[.!?]\s+)[*_#>\s-]*"  # a sentence's or a line's start, past the marks notes set there ("**")
     opening = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)},", text, re.M)]
@@ -669,8 +684,12 @@ def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
     # phrase sets the scene, as a name there would not
     scene = [text for text in texts for match in re.finditer(
         rf"{start}{re.escape(word)}\s+(?:{'|'.join(PREPOSITIONS - {'of'})})\b", text, re.M)]
+    # "Inside, it was dark": a word set off before a pronoun that opens the clause is an adverb, since nothing
+    # stands in apposition to a name as a pronoun
+    adverbial = [text for text in texts for match in re.finditer(
+        rf"{start}{re.escape(word)},\s+(?:it|he|she|they|we|there)\b", text, re.M)]
     return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or
-                            len(heading) == len(found) or len(scene) == len(found))
+                            len(heading) == len(found) or len(scene) == len(found) or len(adverbial) == len(found))
 
 
 def only_life_years(span: str, sentence: str, question: str) -> bool:
@@ -714,6 +733,14 @@ def is_alias(name: str, sentence: str) -> bool:
     aliases = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
     return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()], re.IGNORECASE)
                for alias in aliases)
+
+
+def done_by(span: str, text: str, acts: frozenset[str]) -> bool:
+    """The text names the span as who did an act of ``acts`` (stems), after that act's "by" ("built by Ivo Marren
+    in his shed at Orrinby", "drawn up by the town clerk, Ada Pell"): the doer, which answers "who", never "where"
+    or "when", however near the act it stands."""
+    agent = re.compile(rf"\b([\w'’-]+)\s+by\s+(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(span)}\b")
+    return any(stem(match.group(1).lower()) in acts for match in agent.finditer(text))
 
 
 def only_a_reference(span: str, text: str) -> bool:

@@ -19,7 +19,8 @@ PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or tha
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British"), which never says the noun.
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 # "what kind of X", "what type of X": the kind word only points at X; so does one after X ("which apple variety").
-KIND_WORDS = frozenset("kind kinds type types sort sorts form forms variety varieties breed breeds species".split())
+KIND_WORDS = frozenset("kind kinds type types sort sorts form forms variety varieties breed breeds species name names"
+                        .split())
 # What a measure is asked as: "at what temperature", "what track gauge", "what was the top speed of": a number and
 # its unit (a count, a price or an age is a quantity, read below).
 MEASURE_NOUNS = frozenset("temperature gauge speed weight height length depth width distance elevation altitude "

@@ -1,4 +1,5 @@
-"""What a sentence that opens on a pronoun speaks of.
+"""What a sentence whose subject is a pronoun speaks of: one that opens on it, or has it past an opening phrase of
+time or place ("In 1926 he was sent ...").
 
 A claim is quoted with what it is about ("Its breakwater is 17 metres high." on the page "Harbor of Velmora" becomes
 "Harbor of Velmora's breakwater ..."), and the grounding gate lets that subject act in the cited sentence. Both read
@@ -16,11 +17,23 @@ from __future__ import annotations
 import re
 
 from satiate.engine.reading.names import name_spans, written_in_lower_case
-from satiate.tools.text import NAME_CONNECTORS, SCAN_CHARS, clean_title, sentences
+from satiate.tools.text import (
+    MONTHS,
+    NAME_CONNECTORS,
+    SCAN_CHARS,
+    STOPWORDS,
+    WIKI_LINK,
+    clean_title,
+    sentences,
+    verb_shaped,
+)
 
 PERSONAL_PRONOUNS = frozenset({"he", "she", "his", "her"})  # they stand for a person, not for a thing
 # a pronoun that opens a sentence, with what stands in its place: the subject, or its possessive
 REFERRING_SUBJECTS = {"it": "", "he": "", "she": "", "they": "", "its": "'s", "his": "'s", "her": "'s", "their": "'s"}
+SUBJECT_PERSONS = frozenset({"he", "she"})  # the personal pronouns that are the subject of their sentence
+OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".split())  # "In 1926 he ..."
+ADVERBIAL_REACH = 8  # words of an opening phrase of time or place read for the subject pronoun after it
 PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 # a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
 ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
@@ -28,21 +41,45 @@ ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's
 
 
 def with_subject(text: str, title: str, page: str = "") -> str:
-    """A sentence that opens with a pronoun gets what it stands for back (``referent``): "Its breakwater ..." ->
-    "Harbor of Velmora's breakwater ...", so no claim is quoted without what it is about. When the pronoun stands for
-    no one the page names, the sentence stays as written."""
+    """A sentence whose subject is a pronoun gets what it stands for back (``referent``): "Its breakwater ..." ->
+    "Harbor of Velmora's breakwater ...", "In 1926 he was sent ..." -> "In 1926 Ada Pell was sent ...", so no claim
+    is quoted without what it is about. When the pronoun stands for no one the page names, the sentence stays as
+    written."""
     head, _, rest = text.partition(" ")
-    key = head.lower().strip(",")
+    key = subject_word(text)
     subject = referent(text, title, page)
     if key not in REFERRING_SUBJECTS or not rest or not subject or subject.lower() in text.lower():
         return text
-    return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+    if head.lower().strip(",") == key:
+        return f"{subject}{REFERRING_SUBJECTS[key]} {rest}"
+    return re.sub(rf"\b{key}\b", subject + REFERRING_SUBJECTS[key], text, count=1)  # past an opening phrase
+
+
+def subject_word(text: str) -> str:
+    """The sentence's first word, lower-cased; or, past an opening phrase of time or place that names no one ("In
+    1926 he was sent ...", "During the frost that closed the Orren Lock, she ..."), the pronoun that is the
+    sentence's subject. A name after "the" in that phrase is a thing's (a ship's, a lock's), which "he" or "she"
+    cannot stand for; a note's link ("[[mill-fire]]") is no word of it."""
+    tokens = [token for token in text.split() if not WIKI_LINK.search(token)]
+    opener = tokens[0].lower().strip(",") if tokens else ""
+    if opener not in OPENING_PREPOSITIONS:
+        return opener
+    after_the = False
+    for token in tokens[1:1 + ADVERBIAL_REACH]:
+        word = token.strip(",;:").lower()
+        if REFERRING_SUBJECTS.get(word) == "":  # "he", "she", "it", "they"; not the owner's "his"
+            return word
+        if token[:1].isupper() and token.strip(",") not in MONTHS and not after_the:
+            break  # a name in the opening phrase may be what the pronoun stands for
+        after_the = word == "the" or after_the and token[:1].isupper()
+    return opener
 
 
 def referent(text: str, title: str, page: str = "") -> str:
-    """What the pronoun that opens ``text`` stands for on ``page`` (titled ``title``); the title when the sentence
-    opens on no pronoun, empty when a "he" or "she" stands for no one the page names."""
-    key = text.partition(" ")[0].lower().strip(",")
+    """What the pronoun that is the subject of ``text`` (``subject_word``) stands for on ``page`` (titled
+    ``title``); the title when the sentence's subject is no pronoun, empty when a "he" or "she" stands for no one
+    the page names."""
+    key = subject_word(text)
     if key in ITEM_OPENERS and (label := item_label(text, page)):
         return label
     subject = clean_title(title)
@@ -84,5 +121,15 @@ def _person_before(text: str, page: str) -> str:
     fire ..."). Empty when that sentence names no one so."""
     said = [sentence.text for sentence in sentences(page[:SCAN_CHARS])]
     at = next((i for i, sentence in enumerate(said) if text in sentence), 0)
-    names = [re.sub(r"^(?:\d+\s+)+", "", name) for name in name_spans(said[at - 1])] if at > 0 else []
-    return next((name for name in names if len(name.split()) >= 2 and _a_name(name, page)), "")  # "In 1997 Ada ..."
+    before = said[at - 1] if at > 0 else ""
+    names = [re.sub(r"^(?:\d+\s+)+", "", name) for name in name_spans(before)]  # "In 1997 Ada ..."
+    return next((name for name in names if len(name.split()) >= 2 and _a_name(name, page)
+                 and not _qualifies_a_noun(name, before)), "")
+
+
+def _qualifies_a_noun(name: str, sentence: str) -> bool:
+    """Every time the sentence gives the name, a common noun follows it ("the Kesh Water ferry began with Ada Pell"):
+    the name places or owns a thing, and is no person a pronoun could stand for."""
+    after = re.findall(rf"{re.escape(name)}\s+([a-z][\w-]*)", sentence)
+    return len(after) == sentence.count(name) and all(
+        word not in STOPWORDS and not verb_shaped(word) for word in after)

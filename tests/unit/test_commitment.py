@@ -8,7 +8,15 @@ import pytest
 from satiate.engine.answer import find_answer
 from satiate.engine.reading.chain import Chain, question_names
 from satiate.engine.reading.commitment import ASKED_AS, _bridging_act, assess
-from satiate.engine.reading.fit import _asks_what_of_a_thing, act_years, asked_acts, is_alias, type_fit, who_did_act
+from satiate.engine.reading.fit import (
+    _asks_what_of_a_thing,
+    a_person,
+    act_years,
+    asked_acts,
+    is_alias,
+    type_fit,
+    who_did_act,
+)
 from satiate.engine.reading.kinds import asked_form, asked_phrase
 from satiate.nodes.synthesize import committed
 
@@ -750,6 +758,9 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a time told of someone else in a relative clause
     ("When did Ada Lind die?", "1888", "date",
      "In 1879 Ada Lind married Ivo Lind, a schoolmaster, who died in 1888.", "Ivo Lind"),
+    # ... whatever act the clause tells: it dates that person's act, not the one asked
+    ("In what year did Ada Lind become a member of the crew?", "1871", "date",
+     "Ada Lind joined the crew in 1899 under Ivo Marr, who had been made captain in 1871.", "Ivo Marr"),
     # a number in a field's label numbers the field
     ("How many oars did the Kesh boathouse inventory list?", "4", "number", "Item 4: Oars, ash, twelve.",
      "numbers a field"),
@@ -763,6 +774,8 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     ("Who held the Kesh mail contract?", "Holders", "person", "Holders of the Kesh mail contract:", "opens a sentence"),
     # a word setting the scene before a preposition
     ("What sank the Gull?", "Late", "name", "Late on Tuesday night the Gull struck the rocks.", "opens a sentence"),
+    # ... or a word set off before the pronoun that opens the clause
+    ("What was the Kesh kiln used for?", "Inside", "name", "Inside, it held four pots.", "opens a sentence"),
     # ... set in bold as a heading in notes
     ("Who held the Kesh mail contract?", "Holders", "person", "**Holders of the Kesh mail contract:**",
      "opens a sentence"),
@@ -1267,3 +1280,60 @@ def test_the_act_asked_is_the_verb_before_a_noun_phrase_that_ends_the_question()
     assert assess(chain(question, "1994", "date", stolen)).confidence < 0.8
     sold = "The clerk sold the stolen parish ledgers in 1997."
     assert assess(chain(question, "1997", "date", sold)).confidence >= 0.8
+
+
+def test_the_doer_of_the_act_asked_is_no_place():
+    built = "The cutter was built by Ivo Marren in his shed at Orrinby."
+    fit, why = type_fit(chain("Where was the Tern built?", "Ivo Marren", "place", built))
+    assert fit < 0.5 and "after 'by'" in why
+    assert type_fit(chain("Where was the Tern built?", "Orrinby", "place", built))[0] == 1.0
+
+
+def test_a_place_the_question_reaches_by_the_act_the_sentence_tells_is_asked_about_as_a_place():
+    arrived = "The ferry arrived at Kesh Quay on 4 May 1901, a week late."
+    reached = assess(chain("When did the ferry reach Kesh Quay?", "4 May 1901", "date", arrived))
+    assert reached.factors["subject"] == 1.0
+    # the sentence tells of arriving there, not of leaving: the quay is only where something else happened
+    left = assess(chain("When did the ferry leave Kesh Quay?", "4 May 1901", "date", arrived))
+    assert left.factors["subject"] < 1.0
+
+
+def test_a_verb_that_hands_its_act_to_the_infinitive_asks_that_act():
+    assert who_did_act("Who managed to save the Kesh banner?") == who_did_act("Who saved the Kesh banner?")
+    assert who_did_act("Who went to Kesh Fair?") != who_did_act("Who saw Kesh Fair?")  # "went to" hands nothing on
+    kept = "Ada Lind left the Kesh mill to a manager in 1899."
+    verdict = assess(chain("Who managed to save the Kesh banner?", "Ada Lind", "person", kept))
+    assert verdict.confidence < 0.5  # "manager" says "managed", but the act asked is saving
+
+
+def test_a_hop_that_dates_the_act_asked_answers_it_itself():
+    question = "When did the Kesh Museum first open to the public?"
+    hop = "The Kesh Museum opened on 4 May 1962 in the sail loft Ada Lind had built."
+    stating = "Ada Lind's first venture was the rope walk, opened in 1840."
+    led_on = assess(Chain(question=question, answer="1840", kind="date", stating=(stating,), hops=(hop,),
+                          hop_pages=("The Kesh Museum",), answer_pages=("Ada Lind",), read=(hop, stating)))
+    assert led_on.confidence < 0.8 and "dates the act asked (1962)" in led_on.explanation()
+    # a hop that names the bridge without dating the act asked leads on as before
+    plain = "The Kesh Museum is kept in the sail loft Ada Lind had built."
+    ok = assess(Chain(question="When did the loft that holds the Kesh Museum open?", answer="1840",
+                      kind="date", stating=("Ada Lind's loft opened in 1840.",), hops=(plain,),
+                      hop_pages=("The Kesh Museum",), answer_pages=("Ada Lind",), read=(plain,)))
+    assert "dates the act asked" not in ok.explanation()
+    # a hop dating the same act of another thing only leads on
+    other = "The Marr works was founded in 1819 by Ivo Marr, long before Kesh Lane was laid out."
+    founded = assess(Chain(question="What year was the Kesh Pottery founded?", answer="1847", kind="date",
+                           stating=("Ada Lind founded the Kesh Pottery in 1847.",), hops=(other,),
+                           hop_pages=("The Marr works",),
+                           answer_pages=("The Kesh Pottery, Kesh Lane",), read=(other,)))
+    assert "dates the act asked" not in founded.explanation()
+
+
+def test_a_name_given_a_birth_is_a_person_and_no_place():
+    read = ("Ada Lind, born Ada Marr in 1902, ran the mill from 1930.",
+            "The mill was founded by Ivo Marr, who was born at Kesh Ings.")
+    fit, why = type_fit(chain("Where was the founder of the mill born?", "Ada Lind", "place", read[0], read))
+    assert fit < 0.5 and "is a person" in why
+    assert type_fit(chain("Where was the founder of the mill born?", "Kesh Ings", "place", read[1], read))[0] == 1.0
+    # life dates are a span or a birth; one year in brackets dates a thing as well
+    assert a_person("Ada Lind", ("Ada Lind (1838–1915) kept the mill.",))
+    assert not a_person("Kesh Star", ("**Kesh Star (1954).** A pressed bowl with a star cut in its base.",))

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from satiate.engine.answer import Expected, _type_fit, candidate_spans, expected_answer, find_answer, said_on
-from satiate.engine.reading.fit import only_an_authority
+from satiate.engine.reading.fit import done_by, only_an_authority
 from satiate.engine.reading.kinds import asked_phrase, described_as, kind_share
 
 
@@ -29,6 +29,7 @@ def test_the_question_names_its_answer_by_the_noun_phrase_after_what_or_which() 
     assert asked_phrase("What was the name of the 1951 river ferry built in Tarrow?") == ["river", "ferry"]
     assert asked_phrase("What was the name of the ferry Ada Pell ran?") == ["ferry"]  # a name opens its clause
     assert asked_phrase("What was the name of Ada Pell's ferry?")[-1] == "ferry"  # a possessive qualifies the noun
+    assert asked_phrase("Under what name did the crew run the yard?") == []  # "name" only points at the answer
 
 
 def test_a_name_the_sources_define_by_the_questions_noun_and_its_modifiers_is_the_kind_asked_for() -> None:
@@ -121,6 +122,27 @@ def test_the_opening_of_the_answers_page_ties_it_to_the_place_the_question_names
     assert found.short_answer == "Ada Pell"
     assert [line.text for line in found.evidence] == ["The first master was Ada Pell, a millwright.",
                                                       "Established at Tarrow in 1790."]
+
+
+def test_the_opening_of_a_page_the_question_names_ties_what_the_question_says_of_its_subject() -> None:
+    text = "The yearly hiring fair held on the green below the church.\n\nIt was first held in May 1791."
+    question = "In what year was the first hiring fair of Orrin Wake held?"
+    found = find_answer(question, [_page(1, "Orrin Wake", text)])
+    assert found.short_answer == "1791"
+    assert found.evidence[-1].text == "The yearly hiring fair held on the green below the church."
+    # a page the question does not name says nothing of the question's subject by its opening
+    other = find_answer(question, [_page(1, "Orrin Wake", "It was first held in May 1791."),
+                                   _page(2, "Kesh", "The yearly hiring fair held on the green below the church.")])
+    assert [line.text for line in other.evidence] == ["It was first held in May 1791."]
+
+
+def test_the_one_who_did_the_act_is_no_answer_to_where_or_when_it_was_done() -> None:
+    sources = [_page(1, "Tern", "The Tern was a pilot cutter. She was built by Ivo Marren in his shed at "
+                     "Orrinby and sold to the pilots in 1888.")]
+    assert find_answer("Where was the Tern built?", sources).short_answer == "Orrinby"
+    assert done_by("Ivo Marren", sources[0]["text"], frozenset({"build"}))
+    assert not done_by("Orrinby", sources[0]["text"], frozenset({"build"}))
+    assert not done_by("Ivo Marren", "It was sold by Ivo Marren.", frozenset({"build"}))  # another act's doer
 
 
 def test_a_sentence_denying_the_act_names_no_candidate_for_it() -> None:
@@ -331,6 +353,17 @@ def test_a_pronoun_after_an_opening_phrase_of_time_is_the_pages_person() -> None
     sources = [_source("Ivo Hale", "Ivo Hale trained as an engineer at Orren. In 1926 he was sent up Kesh Dale as "
                        "resident engineer on the Gull Dam, and he stayed until the water was in.")]
     assert find_answer("Who was resident engineer on the Gull Dam?", sources).short_answer == "Ivo Hale"
+
+
+def test_he_past_an_opening_phrase_on_a_page_about_an_event_is_the_person_named_before() -> None:
+    text = ("The Kesh Water ferry service began with the Reverend Ivo Marren, curate of St Ode's. During the frost "
+            "that closed the Orren Lock ([[frost-1869]]) he hired a flat boat and rowed the mail across.")
+    page = _source("Beginnings of the ferry", text)
+    assert find_answer("Who rowed the mail across the water?", [page]).short_answer == "Reverend Ivo Marren"
+    # the claim quotes the sentence with whom "he" stands for, in its place
+    said = said_on("During the frost that closed the Orren Lock ([[frost-1869]]) he hired a flat boat and rowed the "
+                   "mail across.", page)
+    assert said.startswith("During the frost that closed the Orren Lock ([[frost-1869]]) Reverend Ivo Marren hired")
 
 
 def test_it_in_a_list_item_stands_for_the_items_label_not_the_list_page() -> None:
