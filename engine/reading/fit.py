@@ -193,7 +193,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "person" and (other_head := _another_head(chain)):
             return WRONG_KIND, f"the cited sentence says '{answer}' is {other_head}, not what the question asks for"
         if doer := _doer_of_another_act(chain):
-            return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {doer[0]}"
+            asked = worded_act(chain.question, stem(doer[0]))[0]  # as the question words it: "managed to save"
+            return WRONG_KIND, f"in the cited sentence '{answer}' is the one who {doer[1]}, not who {asked}"
         if described := _the_described_one(chain):
             return WRONG_KIND, (f"the cited sentences say '{answer}' is the {described} the question speaks of, the "
                                 "way to the answer, not the one it asks for")

@@ -1304,6 +1304,7 @@ def test_a_verb_that_hands_its_act_to_the_infinitive_asks_that_act():
     kept = "Ada Lind left the Kesh mill to a manager in 1899."
     verdict = assess(chain("Who managed to save the Kesh banner?", "Ada Lind", "person", kept))
     assert verdict.confidence < 0.5  # "manager" says "managed", but the act asked is saving
+    assert "not who managed to save" in verdict.explanation()  # the act as the question words it
 
 
 def test_a_hop_that_dates_the_act_asked_answers_it_itself():
