@@ -25,6 +25,7 @@ from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.fit import (
     ASKS_FOR_A_NAME,
     BEHAVIOUR,
+    a_person,
     act_years,
     article_share,
     asked_acts,
@@ -666,6 +667,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
+    read = tuple(f"{s['title']}. {s['text'][:SCAN_CHARS]}" for s in sources)  # as the gate reads the sources
     generic = max(4, int(0.08 * source_count))
     mentioned_in: dict[str, set[str]] = defaultdict(set)
     for line in pool:
@@ -699,6 +701,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "(see "The Gedney Works")" names a note to read, "according to the charter" whose word
             if expected.kind in ("place", "date") and done_by(span, scored.line.text, frozenset(acts)):
                 continue  # "built by Ivo Marren in his shed at Orrinby": the builder, not where it was built
+            if expected.kind == "place" and a_person(span, read):
+                continue  # a name the sources show to be a person's ("Ada Lind, born Ada Marr") is no place
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

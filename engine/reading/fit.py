@@ -706,17 +706,19 @@ def only_life_years(span: str, sentence: str, question: str) -> bool:
 def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it, or by a full name it ends: "Pell" alone is of the person
     whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
-    birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in") or a personal title ("Mr Ada
-    Pell"): a person."""
+    birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
+    Pell"), or gives it as a birth name ("born Ada Pell", "née Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
     # "Mr Ada Pell", "Dr. Ada Pell": a title only people bear ("Lady" and "Sir" also name engines and ships)
     titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")
+    # "Ada Lind, born Ada Marr", "née Ada Marr": the name someone was given at birth (a place is born *in*)
+    birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
     if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
-        dated.search(text) or titled.search(text) for text in read)
+        dated.search(text) or titled.search(text) or birth_name.search(text) for text in read)
 
 
 def aliases_in(sentence: str) -> list[str]:

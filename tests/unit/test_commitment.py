@@ -1338,3 +1338,5 @@ def test_a_name_given_a_birth_is_a_person_and_no_place():
     # life dates are a span or a birth; one year in brackets dates a thing as well
     assert a_person("Ada Lind", ("Ada Lind (1838–1915) kept the mill.",))
     assert not a_person("Kesh Star", ("**Kesh Star (1954).** A pressed bowl with a star cut in its base.",))
+    # the name given at birth is a person's, though the sentence says "born" before it
+    assert a_person("Ada Marr", read) and not a_person("Kesh Ings", read)

@@ -145,6 +145,15 @@ def test_the_one_who_did_the_act_is_no_answer_to_where_or_when_it_was_done() -> 
     assert not done_by("Ivo Marren", "It was sold by Ivo Marren.", frozenset({"build"}))  # another act's doer
 
 
+def test_a_person_the_sources_name_is_no_candidate_for_where() -> None:
+    sources = [_page(1, "Ada Lind", "Ada Lind, born Ada Marr in 1902, ran the Kesh mill from 1930."),
+               _page(2, "Ivo Marr", "Ivo Marr founded the Kesh mill in 1888. He was born at Orrin Ings, a farm on "
+                     "the fell road.")]
+    found = find_answer("Where was the founder of the Kesh mill born?", sources)
+    assert "Ada Marr" not in [span for span, _ in found.candidates]
+    assert found.candidates[0][0] == "Orrin Ings"
+
+
 def test_a_sentence_denying_the_act_names_no_candidate_for_it() -> None:
     sources = [_page(1, "Gull bell", "Despite the name, Ada Gull did not cast the bell. Oda Venn cast the bell "
                      "in 1801.")]
