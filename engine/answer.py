@@ -667,7 +667,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
-    read = tuple(f"{s['title']}. {s['text'][:SCAN_CHARS]}" for s in sources)  # as the gate reads the sources
+    read = tuple(f"{s['title']}. {s['text'][:SCAN_CHARS]}" for s in sources)  # titled, as the gate reads them
+    persons: dict[str, bool] = {}  # whether a span is a person's name, read once however many sentences give it
     generic = max(4, int(0.08 * source_count))
     mentioned_in: dict[str, set[str]] = defaultdict(set)
     for line in pool:
@@ -701,7 +702,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "(see "The Gedney Works")" names a note to read, "according to the charter" whose word
             if expected.kind in ("place", "date") and done_by(span, scored.line.text, frozenset(acts)):
                 continue  # "built by Ivo Marren in his shed at Orrinby": the builder, not where it was built
-            if expected.kind == "place" and a_person(span, read):
+            if expected.kind == "place" and key not in persons:
+                persons[key] = a_person(span, read)
+            if persons.get(key):
                 continue  # a name the sources show to be a person's ("Ada Lind, born Ada Marr") is no place
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it

@@ -171,8 +171,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence names '{answer}' as a {noun}, not a place"
         if chain.kind == "name" and _asks_what_of_a_thing(question) and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person, and the question asks what, not who"
-        if chain.kind == "place" and chain.stating and all(
-                done_by(answer, text, frozenset(stem(act) for act in asked_acts(chain))) for text in chain.stating):
+        acts = frozenset(stem(act) for act in asked_acts(chain))
+        if chain.kind == "place" and chain.stating and all(done_by(answer, text, acts) for text in chain.stating):
             return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), not where"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
