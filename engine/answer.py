@@ -62,6 +62,7 @@ from satiate.engine.reading.referents import (
     subject_word,
     with_subject,
 )
+from satiate.engine.reading.slots import asked_slot, slot_fillers
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
@@ -143,6 +144,8 @@ HOP_DISCOUNT = 0.95
 FOCUS_BEFORE, FOCUS_AFTER = 2, 8
 FOCUS_SHARE = 0.3
 PROSE_LOWER_SHARE = 0.3
+TIE_HOPS = 2  # sentences at most that tie a name the question gives to the chain
+SLOT_FIT = 1.3  # a plain noun phrase the sentence puts where the question's "what" stands fits as a name does
 UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
 
 
@@ -664,6 +667,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     counted = counted_noun(question)
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     who_act = who_did_act(question) if expected.kind == "person" else ""
+    slot = asked_slot(question) if expected.kind == "name" else None  # "what did they turn it into?"
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
@@ -684,11 +688,15 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     tied_to_question: dict[int, bool] = {}
     for scored in top:
         years = act_years(scored.line.text, acts) if expected.kind == "date" else []  # the asked act's own years
-        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + \
+        filling = slot_fillers(scored.line.text, slot) if slot else []  # plain nouns where the question's "what" is
+        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + filling + \
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
             key = span.lower()
             share = kind_share(span, of_kind)
-            if not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
+            if span in filling:  # in the question's open place: the answer, unless the question says it itself
+                if key in question_lower:
+                    continue
+            elif not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
                     len(span.split()) > 1 and span.split()[-1] in short_forms or (
                     expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
                 continue
@@ -716,8 +724,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
                 # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
             closeness = _proximity(scored.line.text, span, focus)
-            fit = _type_fit(span, expected, scored.line.text, head, naming) if share is None else \
-                1.0 + KIND_FIT * share
+            fit = SLOT_FIT if span in filling else _type_fit(span, expected, scored.line.text, head, naming) \
+                if share is None else 1.0 + KIND_FIT * share
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if names and not tied_to_question.setdefault(id(scored), _names_any(_evidence(scored), names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
@@ -747,7 +755,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best], candidates=weighed)
     evidence = _evidence(carriers[best])
-    return Found(shown[best], expected.kind, evidence + _page_ties(evidence, names, pool, asked_terms),
+    evidence += _page_ties(evidence, names, pool, asked_terms)
+    evidence += _name_ties(evidence, names, ranked)
+    return Found(shown[best], expected.kind, evidence,
                  score=round(votes[best], 3), candidates=weighed)
 
 
@@ -767,6 +777,33 @@ def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line], a
     titled_by_the_question = any(mentioned(name, [evidence[0].source["title"]]) for name in names)
     says_more = bool((asked - set().union(*(stems(text) for text in said))) & set(stems(opening.text)))
     return [opening] if names_more or titled_by_the_question and says_more else []
+
+
+def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored]) -> list[Line]:
+    """For each name the question gives that the chain does not mention, the best-ranked sentence that mentions it
+    on a page of the chain, or that names the subject of one (its title): the hop that ties the question's name to
+    the pages the answer rests on, so the chain runs from every name asked to the answer. A name a chain sentence
+    merely mentions in passing ties nothing: the page's subject is what its sentences are about."""
+    chain = list(evidence)
+    added: list[Line] = []
+    for _ in range(TIE_HOPS):
+        said = [text for line in chain for text in (line.text, line.source["title"])]
+        untied = [name for name in names if not mentioned(name, said)]
+        if not untied:
+            break
+        pages = {page_key(line.source["title"]) for line in chain}
+        subjects = {clean_title(line.source["title"]).lower() for line in chain}
+        subjects = {subject for subject in subjects if len(subject) > 2}
+        tie = next((s.line for s in ranked if s.line not in chain and s.score > 0
+                    and any(mentioned(name, [s.line.text, s.line.source["title"]]) for name in untied)
+                    and (page_key(s.line.source["title"]) in pages
+                         or any(re.search(rf"\b{re.escape(subject)}\b", s.line.text.lower()) for subject in subjects))),
+                   None)
+        if tie is None:
+            break
+        chain.append(tie)
+        added.append(tie)
+    return added
 
 
 def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:

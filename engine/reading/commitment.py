@@ -59,6 +59,7 @@ from satiate.engine.reading.kinds import (
     asked_phrase,
     classified_as,
     counted_noun,
+    named_as_a_firm,
     owned_phrase,
     pointing_kind_words,
 )
@@ -119,6 +120,7 @@ TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|sea
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
+OWNED_BY_A_PRONOUN = re.compile(r"\b(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir) [a-z][\w-]*(?=,? (?:(?:was|is) )?$)")
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
@@ -204,7 +206,8 @@ def assess(chain: Chain) -> Commitment:
     form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
     # (a place's kind is read from how the sources use its name: "born in Harrowgate" answers "in which town")
     unread += [noun for noun in asked_noun if not form and not (chain.kind == "place" and noun in PLACE_NOUNS)
-               and not any(states(stem(noun), stems_of(text)) for text in read)]
+               and not named_as_a_firm(noun, chain.answer) and not any(states(stem(noun), stems_of(text))
+                                                                        for text in read)]
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
     owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
     unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
@@ -223,7 +226,7 @@ def assess(chain: Chain) -> Commitment:
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
     kind_stems = {stem(noun) for noun in asked_noun}
     called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
-    said_of_answer = kind_stems & called
+    said_of_answer = kind_stems & (called | {stem(noun) for noun in asked_noun if named_as_a_firm(noun, chain.answer)})
     if form:  # the form the answer takes is no relation the chain must state
         asked -= kind_stems
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
@@ -318,7 +321,9 @@ def assess(chain: Chain) -> Commitment:
         share = min(share, NO_RELATION_SHARE)
     as_place = _only_a_place(chain, names)
     elsewhere = _said_of_something_else(chain)
-    subject = 1.0 if _on_subject(chain, names, labels) and not as_place and not elsewhere else OFF_SUBJECT
+    owner = _owned_by_another(chain, names)
+    subject = 1.0 if _on_subject(chain, names, labels) and not as_place and not elsewhere and not owner else \
+        OFF_SUBJECT
     if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
         fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
     doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
@@ -343,6 +348,9 @@ def assess(chain: Chain) -> Commitment:
         missing.append(f"the cited sentences name '{as_place}' only as the place where something else happened")
     elif elsewhere:
         missing.append(f"the cited sentence gives '{chain.answer}' in a clause about something else")
+    elif owner:
+        missing.append(f"the cited sentence gives '{chain.answer}' as '{owner}', whose owner is not the "
+                       f"{' or '.join(names)} it names in another clause")
     elif subject < 1.0 and not unread:
         missing.append(f"the sentence naming '{chain.answer}' is not about what the question asks")
     established = [f"'{name}'" for name in found][:3] + [
@@ -576,6 +584,30 @@ def _said_of_something_else(chain: Chain) -> bool:
         if asked & said_in(clause) or any(states(term, said_in(clause)) for term in asked):
             return False
     return True
+
+
+def _owned_by_another(chain: Chain, names: list[str]) -> str:
+    """The words that give the answer as something's ("her skipper was X"), when the pronoun's owner cannot be the
+    question's thing: the sentence names that thing only in a later clause ("Her skipper was Ivo Marr, and he raced
+    the Gull Rose ..."), and the page is not about it. A pronoun stands for something named before it; the thing
+    the sentence goes on to name as another's concern is not it."""
+    if chain.kind not in ("person", "name") or not names or not chain.stating or any(
+            mentioned(name, list(chain.answer_pages)) for name in names):
+        return ""
+    owned = ""
+    for text in chain.stating:
+        at = text.find(chain.answer)
+        if at < 0 or not any(mentioned(name, [text]) for name in names):
+            return ""
+        start = max([0] + [match.end() for match in CLAUSE_BREAK.finditer(text, 0, at)])
+        end = next((match.start() for match in CLAUSE_BREAK.finditer(text, at + len(chain.answer))), len(text))
+        clause = text[start:end]
+        # the answer given as the pronoun's owner's: "Her skipper was X", "its builder, X"
+        possessed = OWNED_BY_A_PRONOUN.search(text[start:at])
+        if possessed is None or any(mentioned(name, [clause, text[:start]]) for name in names):
+            return ""  # no pronoun, or the thing is named where the pronoun may stand for it
+        owned = possessed.group(0)
+    return owned
 
 
 def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> bool:

@@ -35,6 +35,7 @@ from satiate.engine.reading.kinds import (
     said_to_be,
 )
 from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
+from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
 from satiate.tools.lexicon import converse, names_a_person
@@ -83,6 +84,7 @@ PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence openi
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
                                "behind opposite up down along towards toward".split())
 CURRENCY = re.compile(r"^[£$€¥]\s?\d")  # a sum of money, not a count of things
+HOW_MUCH = re.compile(r"^\W*how much\b", re.IGNORECASE)
 MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
 HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
@@ -127,6 +129,12 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and chain.stating and all(_numbers_a_field(answer, text) for text in chain.stating):
         return WRONG_KIND, f"'{answer}' numbers a field of a list in the cited sentence, and counts nothing"
+    # "how much did she pay?" asks an amount; "Bedrooms: 42" counts the things its label names
+    if chain.kind == "number" and chain.stating and HOW_MUCH.match(chain.question) and (
+            not counted or counted in STOPWORDS) and "" not in (
+            labels := {_counted_by_label(answer, text) for text in chain.stating}):
+        return WRONG_KIND, f"'{answer}' counts {' and '.join(sorted(labels))} (the field's label), and the question " \
+                           "asks how much"
     if chain.kind == "number" and _a_year(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is a year in the cited sentence, and the question asks how many"
     if ranked := _ranked_otherwise(chain):
@@ -138,6 +146,12 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
     if chain.kind in NAMED_KINDS and form == "calling":
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for someone's work"
+    if chain.kind in NAMED_KINDS and re.fullmatch(r"[a-z' -]+", answer):
+        # "turned the chapel into a drill hall": no name, but what stands where the question's "what" does
+        if chain.kind == "name" and fills_slot(chain.question, answer, chain.stating):
+            return 1.0, ""
+        return NOT_A_NAME, f"'{answer}' is a common noun, and no cited sentence puts it where the question's " \
+                           "'what' stands"
     if chain.kind in NAMED_KINDS:
         if len(tokens) > 1 and tokens[0] in ARTICLES and answer[:1].isupper():
             tokens = tokens[1:]  # "The Tarrow Courier" is a name: its article is part of it
@@ -393,6 +407,17 @@ def _numbers_a_field(answer: str, text: str) -> bool:
     the field goes on to count."""
     label = text.split(":", 1)[0]
     return is_field(text) and re.search(rf"(?<![\w.,]){re.escape(answer)}(?![\w.,]\d)", label) is not None
+
+
+def _counted_by_label(answer: str, text: str) -> str:
+    """What a field's bare count counts, by its label's plural noun ("Bedrooms: 42" counts bedrooms), or ""."""
+    if not is_field(text):
+        return ""
+    label, value = text.split(":", 1)
+    noun = words(label)[-1:]
+    if value.strip(" .") != answer or not noun or not noun[0].endswith("s") or noun[0].endswith("ss"):
+        return ""
+    return noun[0]
 
 
 def _a_sum(answer: str, stating: tuple[str, ...]) -> bool:
@@ -707,7 +732,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it, or by a full name it ends: "Pell" alone is of the person
     whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
-    Pell"), or gives it as a birth name ("born Ada Pell", "née Ada Pell"): a person."""
+    Pell"), gives it as a birth name ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person
+    ("her uncle Ada Pell", "the carter Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -715,6 +741,10 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")
     # "Ada Lind, born Ada Marr", "née Ada Marr": the name someone was given at birth (a place is born *in*)
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
+    # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
+    kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+)\s+{re.escape(name)}\b")
+    if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)):
+        return True
     if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(

@@ -49,6 +49,10 @@ PLACE_NOUNS = frozenset(
     "capital borough municipality street road lane row square avenue quay wharf junction valley harbour port "
     "bay".split()
 )
+# Nouns for a trading concern, and the marks a concern's name bears ("Pell & Reed", "Kesh Mills Ltd", "Ivo Marr &
+# Sons"): a name so formed says what kind of thing it names, whatever word the sources use for it
+FIRM_NOUNS = frozenset("firm firms company companies business partnership concern".split())
+FIRM_NAME = re.compile(r"\s&\s|\b(?:Ltd|Limited|plc|Co|Bros|Brothers|Sons)\b")
 _NAMING_END = re.compile(r"\b(?:called|named|known as)\W*$", re.IGNORECASE)  # a question asking what a thing is called
 KIND_REACH = 3  # words after "what"/"which" read for a kind word ("which old apple variety")
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by
@@ -252,3 +256,8 @@ def kind_share(name: str, described: dict[str, float]) -> float | None:
         return described[key]
     shares = [share for full, share in described.items() if full.endswith(" " + key) or key.endswith(" " + full)]
     return max(shares) if shares else None
+
+
+def named_as_a_firm(noun: str, name: str) -> bool:
+    """The question asks for a firm ("which firm built ...?") and the name is formed as one ("Pell & Reed")."""
+    return noun in FIRM_NOUNS and FIRM_NAME.search(name) is not None

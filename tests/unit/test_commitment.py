@@ -764,6 +764,8 @@ def test_a_persons_own_page_tells_of_that_person_even_where_it_names_another():
     # a number in a field's label numbers the field
     ("How many oars did the Kesh boathouse inventory list?", "4", "number", "Item 4: Oars, ash, twelve.",
      "numbers a field"),
+    # "how much" asks an amount, and a field's bare count counts what its label names
+    ("How much did Ada Lind pay for the Kesh Arms in 1931?", "42", "number", "Bedrooms: 42", "counts bedrooms"),
     # a year counts nothing
     ("How many weeks did the Kesh strike last?", "about 1880", "number",
      "A heron on a letter T, impressed, from about 1880.", "year"),
@@ -1112,6 +1114,12 @@ def test_a_person_does_not_answer_what_a_thing_is_made_of_or_is() -> None:
         verdict = assess(chain(question, "Ada Pell", "name", stating))
         assert verdict.factors["type"] < 1.0 and "is a person" in verdict.missing[0]
     titled = "Mr Hale carried the cup out of the boathouse before the roof fell in."  # the title tells a person
+    # so does a noun for a kind of person set beside the name ("her uncle Ivo Sarle"), but not one for a thing
+    uncle = "She took over the boathouse from her uncle Ivo Sarle in 1902."
+    assert a_person("Ivo Sarle", (uncle,)) and a_person("Ivo Sarle", ("The carter Ivo Sarle came by.",))
+    assert not a_person("Gull Rose", ("They launched the lugger Gull Rose.",))
+    verdict = assess(chain("What was the roof of the Kesh boathouse made of?", "Ivo Sarle", "name", uncle))
+    assert "is a person" in verdict.missing[0]
     verdict = assess(chain("What was the roof of the Kesh boathouse made of?", "Mr Hale", "name", titled))
     assert "is a person" in verdict.missing[0]
     # a noun a person can be, or a name asked for, may be answered by a person
@@ -1340,3 +1348,52 @@ def test_a_name_given_a_birth_is_a_person_and_no_place():
     assert not a_person("Kesh Star", ("**Kesh Star (1954).** A pressed bowl with a star cut in its base.",))
     # the name given at birth is a person's, though the sentence says "born" before it
     assert a_person("Ada Marr", read) and not a_person("Kesh Ings", read)
+
+
+def test_the_chain_is_closed_by_the_sentence_that_ties_a_name_the_question_gives_to_it():
+    # the answer's sentence and its hop name no "Tam Orrin"; the bridge's own page ties him to the series
+    series = "Kesh Lads is a comic series written and drawn by Ivo Quennock."
+    sources = [{"id": "S1", "key": "doc:lads", "title": "Kesh Lads", "url": "file:///lads.md",
+                "text": f"{series} It ran for ten years. The story follows Tam Orrin, a schoolboy in Gull Row."},
+               {"id": "S2", "key": "doc:ivo", "title": "Ivo Quennock", "url": "file:///ivo.md",
+                "text": "Ivo Quennock (born 4 May 1951) is a comic artist. He lives in Tarrow."}]
+    question = "A comic series about a schoolboy named Tam Orrin was written by someone born in what year?"
+    found = find_answer(question, sources)
+    assert found.short_answer == "1951"
+    texts = [line.text for line in found.evidence]
+    assert texts[1] == series and texts[2] == "The story follows Tam Orrin, a schoolboy in Gull Row."
+
+    def confidence(hops: list[str]) -> float:
+        return assess(Chain(question=question, answer="1951", kind="date", stating=(texts[0],), hops=tuple(hops),
+                            answer_pages=("Ivo Quennock",), hop_pages=("Kesh Lads",) * len(hops),
+                            read=tuple(f"{s['title']}. {s['text']}" for s in sources))).confidence
+    assert confidence(texts[1:]) > confidence(texts[1:2])
+    # a sentence naming the question's name but nothing the chain names ties nothing
+    stray = [*sources, {"id": "S3", "key": "doc:gull", "title": "Gull Row", "url": "file:///gull.md",
+                        "text": "Tam Orrin is also the name of a lugger built at Gull Row."}]
+    stray[0] = {**sources[0], "text": f"{series} It ran for ten years."}
+    assert "Tam Orrin" not in " ".join(line.text for line in find_answer(question, stray).evidence)
+
+
+
+def test_a_pronouns_owner_is_not_the_thing_the_sentence_names_in_another_clause():
+    raced = "Her master was Ivo Sarle, and he raced the Gull Rose to Kesh Quay whenever the two boats met."
+    question = "Who was the master of the Gull Rose?"
+    verdict = assess(chain(question, "Ivo Sarle", "person", raced, answer_pages=("The Kesh boats",)))
+    assert verdict.factors["subject"] < 1.0 and "'Her master'" in verdict.explanation()
+    # where the pronoun may stand for the thing asked: the page is the boat's, or the sentence names it first
+    assert assess(chain(question, "Ivo Sarle", "person", raced, answer_pages=("Gull Rose",))).factors["subject"] == 1.0
+    named_before = "The Gull Rose was built at Kesh in 1870, and her master was Ivo Sarle."
+    assert assess(chain(question, "Ivo Sarle", "person", named_before, answer_pages=("The Kesh boats",))
+                  ).factors["subject"] == 1.0
+
+
+def test_a_name_formed_as_a_firms_says_it_is_one_though_no_source_says_firm():
+    built = "The Kesh weir was built by Pell & Reed of Tarrow between 1890 and 1894."
+    question = "Which firm built the Kesh weir?"
+    assert assess(chain(question, "Pell & Reed", "name", built)).confidence == 1.0
+    # a name with no such mark is not shown to be a firm when no source speaks of one
+    verdict = assess(chain(question, "Tarrow", "name", built))
+    assert verdict.factors["names_read"] == 0.0 and "'firm'" in verdict.explanation()
+    assert assess(chain("Which engineer built the Kesh weir?", "Pell & Reed", "name", built)).factors[
+        "names_read"] == 0.0  # the mark tells a firm, not an engineer
