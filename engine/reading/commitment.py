@@ -64,6 +64,7 @@ from satiate.engine.reading.kinds import (
     pointing_kind_words,
 )
 from satiate.engine.reading.names import name_spans
+from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, affirmed, denies
 from satiate.tools.lexicon import converse
 from satiate.tools.text import (
@@ -120,7 +121,7 @@ TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|sea
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
-OWNED_BY_A_PRONOUN = re.compile(r"\b(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir) [a-z][\w-]*(?=,? (?:(?:was|is) )?$)")
+OWNED_BY_A_PRONOUN = re.compile(rf"\b(?i:{'|'.join(sorted(POSSESSIVES))}) [a-z][\w-]*(?=,? (?:(?:was|is) )?$)")
 MISSING_NAME = 0.0  # a name the question gives that no source read mentions: nothing read is about it
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
