@@ -117,7 +117,8 @@ _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|\b{COUNT_WORD}(?:-{COUNT_WORD})?\b)"
+    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|"
+    rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b)"  # "forty-one": a tens word and its units, "one" among them
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
@@ -500,6 +501,8 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
         worded = {term for term in span_terms if not any(ch.isdigit() for ch in term)}  # "Tarrow 2" is Tarrow's
         versioned = span[:1].isupper() and bool(worded) and worded <= question_terms
         return not digits <= numbers(question_lower) and not versioned
+    if spelled := re.findall(rf"\b{COUNT_WORD}(?:-\w+)?\b", span):  # "thirty days": a count in words, as in digits
+        return not all(re.search(rf"\b{re.escape(word.lower())}\b", question_lower) for word in spelled)
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
     shared = len(span_terms & (question_terms - {stem(head)}))

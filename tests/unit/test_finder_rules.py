@@ -96,6 +96,10 @@ def test_a_count_written_in_words_is_a_count_and_a_list_number_is_none() -> None
     sources = [_page(1, "Tarrow line", "The Tarrow line opened in 1868.\n\nStations on the line:\n1. Tarrow\n"
                      "2. Gull Halt\n\nThe line had nine stations in all, and it ran for 23 miles.")]
     assert find_answer("How many stations did the Tarrow line have?", sources).short_answer == "nine"
+    # a tens word keeps its units, "one" among them ("one" alone is too often no count to be read as one), and a
+    # count in words is read as one in digits is, with its unit of time ("31 days")
+    cut_off = [_page(1, "The Kesh winter", "The pass was closed for thirty-one days. The snow lay until May.")]
+    assert find_answer("For how many days was the pass closed?", cut_off).short_answer == "thirty-one days"
 
 
 def test_a_field_of_a_note_is_read_and_leads_to_the_second_hop() -> None:
