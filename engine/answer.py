@@ -114,11 +114,13 @@ _DATE = re.compile(
 # A stretch of time: two dates joined ("from 1901 to 1925", "1901–1925", "between May 1901 and 1903").
 _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
                      rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
+# A count written in words: "forty-one" is a tens word and its units, "one" among them (alone, "one" is too often
+# no count: "one of the men")
+_COUNT_IN_WORDS = rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b"
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|"
-    rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b)"  # "forty-one": a tens word and its units, "one" among them
+    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
@@ -501,7 +503,7 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
         worded = {term for term in span_terms if not any(ch.isdigit() for ch in term)}  # "Tarrow 2" is Tarrow's
         versioned = span[:1].isupper() and bool(worded) and worded <= question_terms
         return not digits <= numbers(question_lower) and not versioned
-    if spelled := re.findall(rf"\b{COUNT_WORD}(?:-\w+)?\b", span):  # "thirty days": a count in words, as in digits
+    if spelled := re.findall(_COUNT_IN_WORDS, span):  # "thirty days": a count in words, read as one in digits
         return not all(re.search(rf"\b{re.escape(word.lower())}\b", question_lower) for word in spelled)
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
@@ -788,7 +790,6 @@ def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored
     the pages the answer rests on, so the chain runs from every name asked to the answer. A name a chain sentence
     merely mentions in passing ties nothing: the page's subject is what its sentences are about."""
     chain = list(evidence)
-    added: list[Line] = []
     for _ in range(TIE_HOPS):
         said = [text for line in chain for text in (line.text, line.source["title"])]
         untied = [name for name in names if not mentioned(name, said)]
@@ -805,8 +806,7 @@ def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored
         if tie is None:
             break
         chain.append(tie)
-        added.append(tie)
-    return added
+    return chain[len(evidence):]
 
 
 def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:

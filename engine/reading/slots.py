@@ -25,6 +25,7 @@ STRANDED = frozenset("into as of for from with by on in to".split())
 AFTER_STRANDED = frozenset("before after when while until once during since".split())
 VERB_REACH = 6  # words a sentence may set between the act and its preposition ("turned the chapel into")
 CLAUSE_STARTS = CLAUSE_OPENERS | frozenset("and but or".split())  # where the act's clause begins, looking back
+PHRASE_ENDS = STOPWORDS | PARTICLES  # a function word or a verb's particle ends the noun phrase
 PHRASE_WORDS = 3  # words at most of the noun phrase that fills the place (a determiner not counted)
 
 
@@ -120,7 +121,7 @@ def _phrase_after(tokens: list[str], at: int) -> str:
         at += 1
     phrase: list[str] = []
     for token in tokens[at: at + PHRASE_WORDS]:
-        if not token[:1].isalpha() or token.lower() in STOPWORDS | PARTICLES or token[:1].isupper() or \
+        if not token[:1].isalpha() or token.lower() in PHRASE_ENDS or token[:1].isupper() or \
                 len(token) > 4 and token.endswith("ly"):
             break  # a function word, a particle, a name or an adverb ("mostly") ends the phrase
         phrase.append(token)
