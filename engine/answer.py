@@ -117,10 +117,11 @@ _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
 # A count written in words: "forty-one" is a tens word and its units, "one" among them (alone, "one" is too often
 # no count: "one of the men")
 _COUNT_IN_WORDS = rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b"
-# A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing.
+# A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing, and a number joined to a
+# word or a slash ("box ORM/3", "form B12") is part of a label.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:(?<![\w-])[-−](?=\d))?(?:[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
+    rf"(?:(?<![\w-])[-−](?=\d))?(?:(?<![\w/])[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
@@ -761,7 +762,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                      "none states an answer with enough support", score=votes[best], candidates=weighed)
     evidence = _evidence(carriers[best])
     evidence += _page_ties(evidence, names, pool, asked_terms)
-    evidence += _name_ties(evidence, names, ranked)
+    evidence += _name_ties(evidence, names, ranked, shown[best])
     return Found(shown[best], expected.kind, evidence,
                  score=round(votes[best], 3), candidates=weighed)
 
@@ -784,12 +785,16 @@ def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line], a
     return [opening] if names_more or titled_by_the_question and says_more else []
 
 
-def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored]) -> list[Line]:
+def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored], answer: str) -> list[Line]:
     """For each name the question gives that the chain does not mention, the best-ranked sentence that mentions it
-    on a page of the chain, or that names the subject of one (its title): the hop that ties the question's name to
-    the pages the answer rests on, so the chain runs from every name asked to the answer. A name a chain sentence
-    merely mentions in passing ties nothing: the page's subject is what its sentences are about."""
+    on a page of the chain, or that names the subject of one (its title), or on the page of a thing the sentence
+    stating the answer names beside the answer ("the fight song of Kesh College" goes on to the page "Kesh
+    College"): the hop that ties the question's name to the pages the answer rests on, so the chain runs from every
+    name asked to the answer. A sentence that merely mentions a name the chain mentions ties nothing: a page's
+    subject is what its sentences are about, and the answer's own page says what the answer is, not what the
+    question asks of it."""
     chain = list(evidence)
+    told = evidence[0].text.lower().replace(answer.lower(), " ")  # what the sentence stating the answer names
     for _ in range(TIE_HOPS):
         said = [text for line in chain for text in (line.text, line.source["title"])]
         untied = [name for name in names if not mentioned(name, said)]
@@ -801,12 +806,18 @@ def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored
         tie = next((s.line for s in ranked if s.line not in chain and s.score > 0
                     and any(mentioned(name, [s.line.text, s.line.source["title"]]) for name in untied)
                     and (page_key(s.line.source["title"]) in pages
-                         or any(re.search(rf"\b{re.escape(subject)}\b", s.line.text.lower()) for subject in subjects))),
+                         or any(re.search(rf"\b{re.escape(subject)}\b", s.line.text.lower()) for subject in subjects)
+                         or _told_of(clean_title(s.line.source["title"]).lower(), told))),
                    None)
         if tie is None:
             break
         chain.append(tie)
     return chain[len(evidence):]
+
+
+def _told_of(subject: str, told: str) -> bool:
+    """The sentence stating the answer names this page's subject, so the page is the next hop's."""
+    return len(subject) > 2 and re.search(rf"\b{re.escape(subject)}\b", told) is not None
 
 
 def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:

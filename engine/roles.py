@@ -192,13 +192,19 @@ def role_problem(claim: str, passages: list[tuple[str, str]]) -> str | None:
 NEGATIONS = frozenset("not never no neither nor nothing".split())
 DENIAL_REACH = 4  # words between a name and the negation, and between the negation and the verb it denies
 _CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
+# "... at the Gull Inn, not at Kesh": what directly follows "not", with at most a preposition of place, time or agent
+# and an article, is the alternative set aside ("not until 1902" says when it did happen, so "until" is none)
+_SET_ASIDE = re.compile(r"\bnot\s+(?:(?:at|in|on|from|to|by|for|with|the|a|an)\s+){0,2}$", re.IGNORECASE)
 
 
 def denies(sentence: str, name: str, relation: set[str]) -> bool:
     """The sentence denies the name a relation: a negation follows the name and precedes a word whose stem is in
-    ``relation``, within one clause ("Ada Pell did not design it", "Ada Pell never married"). Such a sentence is
-    evidence against the name, whatever words it shares with the question."""
+    ``relation``, within one clause ("Ada Pell did not design it", "Ada Pell never married"); or the name is the
+    alternative "not" sets aside ("held at Orren, not at Kesh"). Such a sentence is evidence against the name,
+    whatever words it shares with the question."""
     at = sentence.find(name)
+    if at >= 0 and _SET_ASIDE.search(sentence[:at]):
+        return True
     if at < 0 or not relation:
         return False
     clause = _CLAUSE_BREAK.split(sentence[at + len(name):], maxsplit=1)[0]

@@ -192,6 +192,15 @@ def _placed_elsewhere(chain: Chain) -> str:
     return ""
 
 
+def _decade_said(term: str, texts: list[str]) -> bool:
+    """A decade the question names ("in the 1870s") is said by any year in it ("the Quellbrook Fair, 1883-1886")."""
+    decade = DECADE.fullmatch(term)
+    if decade is None:
+        return False
+    year = re.compile(rf"\b{decade.group(1)}\d\b")
+    return any(year.search(text) for text in texts)
+
+
 def assess(chain: Chain) -> Commitment:
     """The confidence that the cited chain settles the question, the product of the type, coverage and subject
     factors; what was established and what is missing, for the lead when the answer is not committed."""
@@ -233,7 +242,8 @@ def assess(chain: Chain) -> Commitment:
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
-    covered = {term for term in asked if states(term, said) or term in said_of_answer}
+    covered = {term for term in asked
+               if states(term, said) or term in said_of_answer or _decade_said(term, chain_texts)}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}

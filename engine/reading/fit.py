@@ -10,6 +10,7 @@ does not answer what is asked. Each rule returns its reason in plain words, for 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from satiate.engine.reading.chain import (
@@ -62,6 +63,10 @@ CLAUSE_WORDS = frozenset("when that which who whom whose where while after befor
 OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's new stone track")
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
+AGENT_GAP = 6  # words of place or time between a passive act and its "by" ("rowed across the Sound each winter by")
+# "by" and the agent: the answer, or a noun phrase set beside it ("by the head gardener, Ada Pell", "by Ivo's niece,
+# Ada Pell")
+BY_AGENT = r"\bby\s+(?:(?:the|an?|his|her|their|its|[A-Z][\w-]*'s)\s+(?:[a-z]+\s+){0,2}[a-z]+,?\s+)?"
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 # "the designer of the Gull": one the question describes by an act done to a named thing
@@ -337,14 +342,10 @@ def _not_the_actor(chain: Chain) -> str:
     titles = list(chain.answer_pages) + [""] * len(chain.stating)  # a stating sentence's page, when known
     # the question's own names acting ("Ada Pell trained under Oda Venn") tell the act from the other side
     own = [name_words(name) for name in [chain.answer, *question_names(chain.question)]]
-    # "designed by Ada Pell", "drawn up by the head gardener, Ada Pell": the act, its particle, "by" and the agent
-    by_answer = re.compile(rf"\b(\w+)(?:\s+(?:{'|'.join(PARTICLES)}))?\s+by\s+"
-                           rf"(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(chain.answer)}")
     for text, title in zip(chain.stating, titles):
         if act not in stems_of(text) and not (phrase and states(phrase, said_in(text))):
             continue
-        if any(is_act(match.group(1)) for match in by_answer.finditer(text)) or \
-                relative_act(text, chain.answer, is_act):
+        if _agent_after_by(text, chain.answer, is_act) or relative_act(text, chain.answer, is_act):
             continue  # "the hall, designed by Ada Pell, was opened by ...", "Ada Pell, who kept the books, ...":
             # the act's own agent is named
         done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if is_act(match.group(1))
@@ -355,6 +356,21 @@ def _not_the_actor(chain: Chain) -> str:
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return said_act
     return ""
+
+
+def _agent_after_by(text: str, answer: str, is_act: Callable[[str], bool]) -> bool:
+    """The answer is the agent, after "by", of the act asked: "designed by Ada Pell", "drawn up by the head gardener,
+    Ada Pell", "rowed across the Sound each winter by Ivo's niece, Ada Pell". Only the act's particle or words
+    of place and time stand between the act and "by"; a verb there has an agent of its own ("built in the yard
+    owned by Ada Pell")."""
+    for match in re.finditer(BY_AGENT + re.escape(answer), text):
+        clause = re.split(r"[,;:.]", text[:match.start()])[-1]
+        for word in reversed(words(clause)[-(AGENT_GAP + 1):]):
+            if is_act(word):
+                return True
+            if verb_shaped(word):
+                break
+    return False
 
 
 def _tells_of_the_asked(chain: Chain) -> str:

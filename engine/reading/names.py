@@ -19,7 +19,7 @@ STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
 _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("prefixes=None"), not a name
     rf"(?<![\w'’=])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:{_CONNECTOR})\s+)*"
-    r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?))*"
+    r"(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th)?\b))*"  # a number is whole or no part: "the 1870s" is no "1870"
 )
 
 

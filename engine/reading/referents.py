@@ -9,6 +9,7 @@ the pronoun the same way, here:
   whose title names the whole list;
 - "he" and "she" stand for a person: the page's own subject when its title reads as a name, else the person the
   sentence before names ("In 1903 Ada Pell was charged. She had set the fire ..." on a page about the fire);
+- "they" never stands for one thing, a page that calls its subject "it";
 - otherwise the page's title.
 """
 
@@ -38,13 +39,14 @@ PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 # a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
 ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
 ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
+PLURAL_PRONOUNS = frozenset({"they", "their"})  # they stand for several, never for one thing the page calls "it"
 
 
 def with_subject(text: str, title: str, page: str = "") -> str:
     """A sentence whose subject is a pronoun gets what it stands for back (``referent``): "Its breakwater ..." ->
     "Harbor of Velmora's breakwater ...", "In 1926 he was sent ..." -> "In 1926 Ada Pell was sent ...", so no claim
-    is quoted without what it is about. When the pronoun stands for no one the page names, the sentence stays as
-    written."""
+    is quoted without what it is about. When the pronoun stands for no one the page names ("they" on a page about
+    one thing), the sentence stays as written."""
     head, _, rest = text.partition(" ")
     key = subject_word(text)
     subject = referent(text, title, page)
@@ -83,6 +85,8 @@ def referent(text: str, title: str, page: str = "") -> str:
     if key in ITEM_OPENERS and (label := item_label(text, page)):
         return label
     subject = clean_title(title)
+    if key in PLURAL_PRONOUNS and page and a_thing_page(page):
+        return ""  # "In 1903 they turned the mill into a laundry" on the mill's page: the people named before
     if key in PERSONAL_PRONOUNS and page and (a_thing_page(page) or not _a_name(subject, page)):
         return _person_before(text, page)  # "he" on a page about a thing or an event ("The mill fire of 1901")
     return subject

@@ -89,7 +89,7 @@ def test_breadcrumb_names_stop_at_punctuation_and_the_anchor_page_leads():
     sources = [
         source("S1", "Tin Owl Records", "Tin Owl Records is a record label based in Port Selden, "
                "Westmarch, which was founded by Mira Castel and Bram Holloway."),
-        source("S2", "Brindlecombe, New Westmarch", "Brindlecombe is an unincorporated community in Harrow County, "
+        source("S2", "Quellbrook, New Westmarch", "Quellbrook is an unincorporated community in Harrow County, "
                "New Westmarch, Eastland."),
     ]
     names = [c.name for c in rank_breadcrumbs(search_form(question), sources)]

@@ -80,13 +80,16 @@ def test_two_option_questions_name_their_options_as_written() -> None:
 
 
 def test_names_stop_at_punctuation_and_fragments_of_quoted_titles_are_not_names() -> None:
-    spans = name_spans("Brindlecombe is a community in Harrow County, New Westmarch, Eastland.")
-    assert spans[:1] == ["Brindlecombe"] and "Harrow County" in spans and "New Westmarch" in spans
+    spans = name_spans("Quellbrook is a community in Harrow County, New Westmarch, Eastland.")
+    assert spans[:1] == ["Quellbrook"] and "Harrow County" in spans and "New Westmarch" in spans
     assert not any("," in span for span in spans)
     quoted = name_spans('"All the Lamps Are Lit Again" is a song written by Orla Vance.')
     assert quoted == ["All the Lamps Are Lit Again", "Orla Vance"]
     # a capitalised common word that opens the sentence is no name
     assert name_spans("The journal is published monthly.", frozenset({"journal"})) == []
+    # a number is a whole word of a name or none of it: a decade after "of the" is no part of the name before it
+    assert name_spans("Who ran the Quellbrook Fair of the 1880s?") == ["Quellbrook Fair"]
+    assert name_spans("Who won the Quellbrook Cup of 1901?") == ["Quellbrook Cup of 1901"]
 
 
 def test_a_title_in_single_quotes_is_one_name_and_an_apostrophe_opens_none() -> None:

@@ -27,6 +27,11 @@ def chain(question: str, answer: str, kind: str, stating: str, read: tuple[str, 
     return Chain(question=question, answer=answer, kind=kind, stating=(stating,), read=read or (stating,), **more)
 
 
+def note(n: int, title: str, text: str) -> dict[str, str]:
+    """A source as the finder reads it: the ``n``-th note of a folder."""
+    return {"id": f"S{n}", "key": f"doc:{n}", "title": title, "url": f"file:///{n}.md", "text": text}
+
+
 def through_hop(question: str, answer: str, stating: str, hop: str, page: str) -> Chain:
     """A person answer stated by one sentence, reached through one hop sentence on the page ``page``."""
     return chain(question, answer, "person", stating, (stating, hop), hops=(hop,), hop_pages=(page,))
@@ -262,6 +267,12 @@ def test_an_act_with_its_particle_is_read_in_other_words_and_its_agent_is_who_di
     # the agent after "by", its particle and a noun set before the name ("by the town surveyor, Ivo Lant")
     plans = "The plans for the Kesh hall were drawn up by the town surveyor, Ivo Lant, on the back of a bill."
     assert type_fit(chain("Who drew up the plans for the Kesh hall?", "Ivo Lant", "person", plans))[0] == 1.0
+    # words of place and time may stand between the act and "by", and an owner's noun beside the name
+    rowed = "The Gull Rose was rowed across the Sound each winter by Ivo's niece, Ada Marr, until 1902."
+    assert type_fit(chain("Who rowed the Gull Rose across the Sound?", "Ada Marr", "person", rowed))[0] == 1.0
+    # ... but a verb of its own there has its own agent
+    moored = "The Gull Rose was rowed to the jetty owned by Ada Marr."
+    assert type_fit(chain("Who rowed the Gull Rose?", "Ada Marr", "person", moored))[0] < 0.5
 
 
 def test_a_field_on_someone_elses_page_is_not_about_the_person_asked():
@@ -1353,10 +1364,9 @@ def test_a_name_given_a_birth_is_a_person_and_no_place():
 def test_the_chain_is_closed_by_the_sentence_that_ties_a_name_the_question_gives_to_it():
     # the answer's sentence and its hop name no "Tam Orrin"; the bridge's own page ties him to the series
     series = "Kesh Lads is a comic series written and drawn by Ivo Quennock."
-    sources = [{"id": "S1", "key": "doc:lads", "title": "Kesh Lads", "url": "file:///lads.md",
-                "text": f"{series} It ran for ten years. The story follows Tam Orrin, a schoolboy in Gull Row."},
-               {"id": "S2", "key": "doc:ivo", "title": "Ivo Quennock", "url": "file:///ivo.md",
-                "text": "Ivo Quennock (born 4 May 1951) is a comic artist. He lives in Tarrow."}]
+    sources = [note(1, "Kesh Lads", f"{series} It ran for ten years. The story follows Tam Orrin, a schoolboy in "
+                    "Gull Row."),
+               note(2, "Ivo Quennock", "Ivo Quennock (born 4 May 1951) is a comic artist. He lives in Tarrow.")]
     question = "A comic series about a schoolboy named Tam Orrin was written by someone born in what year?"
     found = find_answer(question, sources)
     assert found.short_answer == "1951"
@@ -1369,8 +1379,7 @@ def test_the_chain_is_closed_by_the_sentence_that_ties_a_name_the_question_gives
                             read=tuple(f"{s['title']}. {s['text']}" for s in sources))).confidence
     assert confidence(texts[1:]) > confidence(texts[1:2])
     # a sentence naming the question's name but nothing the chain names ties nothing
-    stray = [*sources, {"id": "S3", "key": "doc:gull", "title": "Gull Row", "url": "file:///gull.md",
-                        "text": "Tam Orrin is also the name of a lugger built at Gull Row."}]
+    stray = [*sources, note(3, "Gull Row", "Tam Orrin is also the name of a lugger built at Gull Row.")]
     stray[0] = {**sources[0], "text": f"{series} It ran for ten years."}
     assert "Tam Orrin" not in " ".join(line.text for line in find_answer(question, stray).evidence)
 
@@ -1392,8 +1401,37 @@ def test_a_name_formed_as_a_firms_says_it_is_one_though_no_source_says_firm():
     built = "The Kesh weir was built by Pell & Reed of Tarrow between 1890 and 1894."
     question = "Which firm built the Kesh weir?"
     assert assess(chain(question, "Pell & Reed", "name", built)).confidence == 1.0
+    sold = "The Kesh weir was built by the Orren Gravel Company between 1890 and 1894."
+    assert assess(chain(question, "Orren Gravel Company", "name", sold)).confidence == 1.0  # a company is a firm
     # a name with no such mark is not shown to be a firm when no source speaks of one
     verdict = assess(chain(question, "Tarrow", "name", built))
     assert verdict.factors["names_read"] == 0.0 and "'firm'" in verdict.explanation()
     assert assess(chain("Which engineer built the Kesh weir?", "Pell & Reed", "name", built)).factors[
         "names_read"] == 0.0  # the mark tells a firm, not an engineer
+
+
+def test_the_chain_goes_on_to_the_page_of_a_thing_it_names():
+    # the answer's sentence names the college; the college's own page ties it to the town the question gives
+    song = "Wendle March is the fight song of Kesh College."
+    sources = [note(1, "Wendle March", f"{song} It was written in 1921."),
+               note(2, "Kesh College", "Kesh College is a public college. Its main campus is in Quorrow, on the "
+                    "Orren.")]
+    question = "What is the fight song of the college whose main campus is in Quorrow?"
+    found = find_answer(question, sources)
+    assert found.short_answer == "Wendle March"
+    assert [line.text for line in found.evidence] == [song, "Its main campus is in Quorrow, on the Orren."]
+    # a page the chain does not name ties nothing, though it names the town
+    elsewhere = [sources[0], note(3, "Gull Hall", "Gull Hall is a public college. Its main campus is in Quorrow, "
+                                  "on the Orren.")]
+    assert [line.text for line in find_answer(question, elsewhere).evidence] == [song]
+
+
+def test_a_decade_the_question_names_is_said_by_a_year_in_it():
+    question = "Who chaired the Quellbrook Fair in the 1880s?"
+    stating = "Chairman: Ivo Marl"
+    read = (stating, "The fair met at Quellbrook in the 1880s.")
+
+    def coverage(page: str) -> float:
+        return assess(chain(question, "Ivo Marl", "person", stating, read, answer_pages=(page,))).factors["coverage"]
+    assert coverage("The Quellbrook Fair, 1883-1886") > coverage("The Quellbrook Fair, 1893-1896")
+    assert coverage("The Quellbrook Fair, 1883-1886") == 1.0

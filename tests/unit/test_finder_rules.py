@@ -67,6 +67,15 @@ def test_an_ordinal_ranks_something_and_is_no_count() -> None:
     assert all(not name.startswith("12") for name, _ in found.candidates)
 
 
+def test_a_number_joined_to_a_word_or_a_slash_is_a_label_and_no_count() -> None:
+    sources = [_source("Kesh deeds", "Box KSH/7 holds the deed of sale, Venn to Marl, 1844. Form B9 lists the "
+                       "sale. The mill had 6 pairs of stones.")]
+    found = find_answer("How many pairs of stones did the mill have?", sources)
+    assert found.short_answer == "6"
+    assert candidate_spans("Box KSH/7 holds the deed of sale, Venn to Marl. Form B9 lists 3 sales.",
+                           Expected("number")) == ["3"]
+
+
 def test_a_name_as_long_as_the_questions_that_shares_a_word_with_it_is_someone_else() -> None:
     sources = [_source("Oda Venn", "Oda Venn was a painter from Merrow. She trained under her aunt, Mira Venn, at "
                        "the Wrenfold Guild.")]
@@ -396,3 +405,18 @@ def test_a_notes_link_names_a_file_and_dates_nothing() -> None:
     text = "Ada Pell commanded at the mill fire (see [[mill-fire-1894]]) and in the gale of 1901."
     assert candidate_spans(text, Expected("date")) == ["1901"]
     assert candidate_spans("The crew was cut to 12 in 1903 (see [[crew-12]]).", Expected("number")) == ["12"]
+
+
+def test_they_never_stands_for_the_one_thing_a_page_calls_it() -> None:
+    text = ("Quell Mill stands on the Orren. It was built in 1790 for the Dorle family. In 1903 they turned the mill "
+            "into a laundry.")
+    mill = _source("Quell Mill", text)
+    assert said_on("In 1903 they turned the mill into a laundry.", mill) == \
+        "In 1903 they turned the mill into a laundry."  # the family, not the mill
+    assert said_on("It was built in 1790 for the Dorle family.", mill) == \
+        "Quell Mill was built in 1790 for the Dorle family."
+    # on a page whose subject is never called "it", "they" still stands for it
+    guild = _source("Quell Weavers", "Quell Weavers met at the mill. In 1903 they turned the mill into a laundry.")
+    assert said_on("In 1903 they turned the mill into a laundry.", guild) == \
+        "In 1903 Quell Weavers turned the mill into a laundry."
+
