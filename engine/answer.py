@@ -118,7 +118,7 @@ _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
 # no count: "one of the men")
 _COUNT_IN_WORDS = rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b"
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing, and a number joined to a
-# word or a slash ("box ORM/3", "form B12") is part of a label.
+# word or a slash ("box KSH/7", "form B12") is part of a label.
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
     rf"(?:(?<![\w-])[-−](?=\d))?(?:(?<![\w/])[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"

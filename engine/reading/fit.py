@@ -62,12 +62,12 @@ ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:w
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
 OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's new stone track")
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
-# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 AGENT_GAP = 6  # words of place or time between a passive act and its "by" ("rowed across the Sound each winter by")
 # "by" and the agent: the answer, or a noun phrase set beside it ("by the head gardener, Ada Pell", "by Ivo's niece,
 # Ada Pell")
 BY_AGENT = r"\bby\s+(?:(?:the|an?|his|her|their|its|[A-Z][\w-]*'s)\s+(?:[a-z]+\s+){0,2}[a-z]+,?\s+)?"
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
+# "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
 # "the designer of the Gull": one the question describes by an act done to a named thing
 DESCRIBED_BY_CLAUSE = re.compile(r"\bthe (?P<noun>(?:[a-z-]+ ){0,2}?[a-z-]+) (?:with whom|whom|who|that)\b")
