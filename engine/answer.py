@@ -802,12 +802,11 @@ def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored
             break
         pages = {page_key(line.source["title"]) for line in chain}
         subjects = {clean_title(line.source["title"]).lower() for line in chain}
-        subjects = {subject for subject in subjects if len(subject) > 2}
         tie = next((s.line for s in ranked if s.line not in chain and s.score > 0
                     and any(mentioned(name, [s.line.text, s.line.source["title"]]) for name in untied)
                     and (page_key(s.line.source["title"]) in pages
-                         or any(re.search(rf"\b{re.escape(subject)}\b", s.line.text.lower()) for subject in subjects)
-                         or _told_of(clean_title(s.line.source["title"]).lower(), told))),
+                         or any(_names_subject(s.line.text.lower(), subject) for subject in subjects)
+                         or _names_subject(told, clean_title(s.line.source["title"]).lower()))),
                    None)
         if tie is None:
             break
@@ -815,9 +814,9 @@ def _name_ties(evidence: list[Line], names: tuple[str, ...], ranked: list[Scored
     return chain[len(evidence):]
 
 
-def _told_of(subject: str, told: str) -> bool:
-    """The sentence stating the answer names this page's subject, so the page is the next hop's."""
-    return len(subject) > 2 and re.search(rf"\b{re.escape(subject)}\b", told) is not None
+def _names_subject(text: str, subject: str) -> bool:
+    """The lower-cased text names a page's subject (of three letters or more) in whole words."""
+    return len(subject) > 2 and re.search(rf"\b{re.escape(subject)}\b", text) is not None
 
 
 def _names_any(lines: list[Line], names: tuple[str, ...] | list[str]) -> bool:
