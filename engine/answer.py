@@ -42,9 +42,11 @@ from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
     PLACE_NOUNS,
+    a_sum,
     asked_form,
     asked_phrase,
     asks_for_a_period,
+    asks_for_money,
     counted_noun,
     described_as,
     kind_share,
@@ -73,10 +75,12 @@ from satiate.tools.text import (
     AUXILIARIES,
     COUNT_WORD,
     DOTTED_NUMBER,
+    MARKDOWN_LINK_TARGET,
     MONTHS,
     SCAN_CHARS,
     STOPWORDS,
     SYNTAX_NOUN,
+    VERSION,
     WH_WORDS,
     WIKI_LINK,
     claimable,
@@ -95,7 +99,7 @@ from satiate.tools.text import (
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 # which option a comparison wants; for a date, whether a year is asked for
-Direction = Literal["early", "late", "more", "less", "same", "year", "period", "measure", ""]
+Direction = Literal["early", "late", "more", "less", "same", "year", "period", "measure", "version", "money", ""]
 
 TIME_NOUNS = frozenset("year date day month decade century timeframe period era time".split())
 COUNT_CUES = ("how many", "how much", "what number", "how long", "how old", "how tall", "how high", "how far",
@@ -206,8 +210,10 @@ def expected_answer(question: str) -> Expected:
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
     if asked_form(question) == "measure":  # "at what temperature ...?", "how tall ...?": a number with its unit
         return Expected("number", (), "measure")
-    if any(cue in lowered for cue in COUNT_CUES):
-        return Expected("number")
+    if any(cue in lowered for cue in COUNT_CUES):  # "how much did she pay?": a sum of money, not "a four-person firm"
+        return Expected("number", (), "money" if asks_for_money(question) else "")
+    if asked_form(question) == "version":  # "which release dropped it?": a version number names it
+        return Expected("name", (), "version")
     if asks_for_a_period(lowered):
         return Expected("date", (), "period")
     if re.search(r"\b(?:what|which)\s+year\b", lowered):
@@ -469,6 +475,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     "512, reducing" nor the counted noun ("40 million copies" for "how many copies")."""
     kind = expected.kind
     text = WIKI_LINK.sub(" ", text) if "[[" in text else text  # a note's link names a file: "[[fire-1894]]" dates none
+    text = MARKDOWN_LINK_TARGET.sub("", text) if "](" in text else text  # and so does "[the fire](fire-1894.md)"
     if kind == "date":
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "period":  # "during what years?": a start and an end, never one date alone
@@ -480,9 +487,14 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
-        if expected.direction == "measure":  # a measure is a number with its unit: "12 knots", not "12"
-            return [span for span in found if span and (not span[-1].isdigit() or span[:1] in "$£€")]
+        if expected.direction == "money":
+            return [span for span in found if span and a_sum(span, (text,))]
+        if expected.direction == "measure":  # a measure is a number with its unit: "12 knots", not "12" nor "two"
+            return [span for span in found if span and (span[:1] in "$£€" or not re.fullmatch(
+                rf"[\d.,]+|{_COUNT_IN_WORDS}", span.split()[-1], re.IGNORECASE))]
         return [span for span in found if span]
+    if expected.direction == "version":
+        return list(dict.fromkeys(m.group(0) for m in VERSION.finditer(text)))
     if kind in ("person", "place", "name"):
         # a name is not a date ("June 12", "April 1952")
         names = [n for n in name_spans(text, common)
@@ -704,7 +716,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                     continue
             elif not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
                     len(span.split()) > 1 and span.split()[-1] in short_forms or (
-                    expected.kind != "number" and head not in ADJECTIVE_HEADS and _modifier(span, scored.line.text)):
+                    expected.kind != "number" and expected.direction != "version" and head not in ADJECTIVE_HEADS
+                    and _modifier(span, scored.line.text)):
                 continue
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):
                 continue  # "Ada Pell (1878–1960) founded it in 1919": 1960 dates her life, not the founding
@@ -726,9 +739,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # the bridge is the way to the answer, not the answer (but what two pages share answers
                 # "what nationality were A and B?", and a bridge the sources call by the question's noun is what
                 # "which ferry ...?" asks for)
-            if len(mentioned_in.get(key, ())) > generic and head not in key.split():
+            if len(mentioned_in.get(key, ())) > generic and head not in key.split() and expected.kind != "person":
                 continue  # a name most pages mention ("United States") answers nothing in particular, unless it
-                # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"
+                # carries the noun the question asks for: "Harrow County" on many pages answers "what county?"; the
+                # people a folder of notes is about are on most of its pages, and "who" asks for one of them
             closeness = _proximity(scored.line.text, span, focus)
             fit = SLOT_FIT if span in filling else _type_fit(span, expected, scored.line.text, head, naming) \
                 if share is None else 1.0 + KIND_FIT * share

@@ -237,6 +237,15 @@ def relative_act(sentence: str, span: str, is_act: Callable[[str], bool]) -> str
     return next((word for word in said if is_act(word)), "")
 
 
+def object_relative_act(sentence: str, span: str, is_act: Callable[[str], bool]) -> str:
+    """The act the span does in a relative clause on something else ("the new unit, which Ada Pell commissioned in
+    2019" -> "commissioned"; "the hall that Ada Pell had designed"), or "": the span opens the clause as its
+    subject, so it is the act's agent."""
+    clause = re.search(rf"\b(?:which|that|whom)\s+{re.escape(span)}\s+((?:[a-z]+\s+){{0,2}})", sentence)
+    said = clause.group(1).split() if clause else []
+    return next((word for word in said if is_act(word)), "")
+
+
 def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str | None:
     """The verb ``span`` goes with in the sentence. A time, a place or a name is said of the verb before it in its
     clause ("drew up the route in 1790 and supervised the works until it opened": 1790 goes with "drew", not with

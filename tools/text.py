@@ -57,12 +57,16 @@ _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 WIKI_LINK = re.compile(r"\[\[[^\[\]\n]{1,200}\]\]")  # a notes app's link to another note: "[[ada-pell]]"
+# a Markdown link's target: "[the sale](sale-1881-03.md)" shows "the sale"; the file name or address is no text
+MARKDOWN_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]{1,300}\)")
 YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")  # a year as notes and pages write it: 1066 to 2099
 # a stretch of years a sentence gives: "1868–80", "from 1868 to 1880", "between 1898 and 1910", "1870-1875"
 YEAR_SPAN = re.compile(r"\b(?:between\s+(1\d{3}|20\d{2})\s+and|(1\d{3}|20\d{2})\s*(?:[–—-]|to\b|until\b|till\b))"
                        r"\s*(\d{4}|\d{2})\b")
 # a dotted number, as a release's ("3.0", "2.4.1"): one figure, so "3.0" is not said by "2.4.3" nor by "3.0.1"
 DOTTED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w]|\.\d)")
+# a version as notes write it: a dotted number, or any number after a "v" ("v2.0.1", "v3")
+VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w]|\.\d)")
 DECADE = re.compile(r"\b(1\d{2}|20\d)0s\b")  # "the 1870s"
 MONTHS = ("January February March April May June July August September October November December").split()
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.

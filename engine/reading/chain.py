@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.engine.roles import INTERVENING
-from satiate.tools.lexicon import PARTICLES, converse, paraphrases, phrase_stems
+from satiate.tools.lexicon import PARTICLES, act_of_relation, converse, paraphrases, phrase_stems
 from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
@@ -83,13 +83,15 @@ def said_in(text: str) -> set[str]:
 def states(term: str, said: set[str]) -> bool:
     """Whether stems ``said`` state a question's stem: itself, the verb of an agent noun ("singer" is stated by
     "sung", "writer" by "written", "director" by "directed"), or a verb that shares its usual sense ("founded" is
-    stated by "established", "married" by "wed": ``tools.lexicon``), or by its converse ("bought" by "sold"; which
-    side did the act asked is for the role checks to read)."""
+    stated by "established", "married" by "wed": ``tools.lexicon``), a relation by the act that makes it ("husband"
+    by "married"), or by its converse ("bought" by "sold"; which side did the act asked is for the role checks to
+    read)."""
     forms = {term}
     if len(term) > 4 and term.endswith(("er", "or")):
         forms |= {stem(term[:-2]), stem(term[:-2] + "e")}
     # a compound written as one word says its last part: "boatbuilders" build, "woodcarvers" carve
     forms |= {term[at:] for at in range(COMPOUND_HEAD, len(term) - COMPOUND_TAIL + 1)}
+    forms |= {act} if (act := act_of_relation(term)) else set()  # "wed Ivo Marr" says who her husband was
     return any(form in said or paraphrases(form) & said or (other := converse(form)) and other[0] in said
                for form in forms)
 

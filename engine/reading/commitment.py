@@ -192,6 +192,37 @@ def _placed_elsewhere(chain: Chain) -> str:
     return ""
 
 
+def _owned_otherwise(chain: Chain) -> str:
+    """The thing a question names by its owner ("the Kesh ferry app"), when every sentence stating the answer gives
+    that noun to another name and never names the question's ("Orren's ferry app was retired in 2019", "the Orren
+    Library"): the sentence tells of the other one's thing. Returns "the <noun> of <other>, not of <owner>"."""
+    told = ""
+    for thing in _named_nouns(chain):
+        owner, noun = thing.rsplit(" ", 1)
+        for text in chain.stating:
+            if mentioned(owner, [text]):
+                return ""
+            others = [span for span in name_spans(text) if not mentioned(owner, [span]) and
+                      _gives_noun(span, noun, text, chain.read + chain.stating)]
+            if not others:
+                return ""
+            told = f"the {noun} of {re.sub(rf'(?i) {re.escape(noun)}$', '', others[0])}, not of {owner}"
+    return told
+
+
+def _gives_noun(span: str, noun: str, text: str, read: tuple[str, ...]) -> bool:
+    """The name owns the noun in the text: it ends in it ("the Orren Library"), or stands before it as an owner
+    ("Orren's app", "the Orren app"). A word no text capitalises inside a sentence ("Offline-first desktop app") is
+    no name and owns nothing."""
+    if span.lower().endswith(f" {noun.lower()}"):
+        return True
+    after = [at.end() for at in re.finditer(re.escape(span), text)]
+    if any(re.match(rf"['’]s\s+{re.escape(noun)}\b", text[at:], re.IGNORECASE) for at in after):
+        return True
+    return any(re.match(rf"\s+{re.escape(noun)}\b", text[at:], re.IGNORECASE) for at in after) and any(
+        re.search(rf"[a-z,;)]\s+{re.escape(span)}\b", other) for other in read)
+
+
 def _decade_said(term: str, texts: list[str]) -> bool:
     """A decade the question names ("in the 1870s") is said by any year in it ("the Quellbrook Fair, 1883-1886")."""
     decade = DECADE.fullmatch(term)
@@ -312,6 +343,7 @@ def assess(chain: Chain) -> Commitment:
     number_unsaid = next((number for number in numbers if number not in unread and not any(
         _says_number(text, number) for text in chain_texts)), "")
     bridge = _taken_for_its_relatum(chain, names, saying, chain_texts)
+    others_thing = _owned_otherwise(chain)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
@@ -326,7 +358,9 @@ def assess(chain: Chain) -> Commitment:
                      f"the cited sentences do not tell who {' '.join([acted, *particle])}" if act_untold else "",
                      f"the sentence stating '{answer}' is about what the question ties its thing to, and the "
                      f"cited sentences do not say '{bridge}'" if bridge else "",
-                     f"the cited sentences do not say it is of {number_unsaid}" if number_unsaid else ""]
+                     f"the cited sentences do not say it is of {number_unsaid}" if number_unsaid else "",
+                     f"the sentence stating '{answer}' tells of {others_thing}" if others_thing
+                     else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -642,19 +676,20 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     ("the orchard *that* P founded") or the hop states a relation the question asks through: a sentence that merely
     mentions the question's town beside another town ("a village downstream of Dunmore") is no way from "the mayor
     of <that village>" to the other town's mayor."""
-    if names and LIFE_WORDS & stems_of(chain.question) and chain.stating and chain.answer_pages and all(
-            is_field(text) for text in chain.stating) and all(
-            _someone_elses_page(page, names, chain.read) for page in chain.answer_pages):
-        return False  # "Died: 1901" on another person's page is that person's death, whoever its hops name
+    # "Died: 1901" on another person's page is that person's death, unless a hop ties that person to the question
+    # ("Founder: Ada Pell" on the guild's page, for "where was the guild's founder born?")
+    life_field = bool(names) and bool(LIFE_WORDS & stems_of(chain.question)) and bool(chain.stating) and bool(
+        chain.answer_pages) and all(is_field(text) for text in chain.stating) and all(
+        _someone_elses_page(page, names, chain.read) for page in chain.answer_pages)
     stating = list(chain.stating) + list(chain.answer_pages)
     asked = stems_of(chain.question) - stems_of(chain.answer)
-    if any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names) or \
-            not names and asked & stems_of(" ".join(stating)):
+    if not life_field and (any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names)
+                           or not names and asked & stems_of(" ".join(stating))):
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages
                 and not _someone_elses_page(page, names, chain.read)]
-    if any(mentioned(name, own_page) for name in names if name not in labels):
+    if not life_field and any(mentioned(name, own_page) for name in names if name not in labels):
         return True
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     # "the Kesh company's Gull": the noun a name qualifies is part of what is named, no relation asked
@@ -669,4 +704,6 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     tied_hops = [hop for hop in hops if (describes or any(states(term, said_in(hop)) for term in relations | described))
                  and (any(mentioned(name, [hop]) for name in names) or not names)]
     bridges = {name for hop in tied_hops for name in name_spans(hop)} - set(names)
+    if life_field:  # the person whose page it is must be the bridge
+        stating = [clean_title(page) for page in chain.answer_pages]
     return any(mentioned(bridge, stating) for bridge in bridges if bridge.lower() != chain.answer.lower())

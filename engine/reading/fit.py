@@ -25,10 +25,14 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.kinds import (
+    CURRENCY,
     JUDGING,
+    MONEY_WORDS,
     PLACE_NOUNS,
+    a_sum,
     asked_form,
     asked_phrase,
+    asks_for_money,
     classified_as,
     counted_noun,
     owned_phrase,
@@ -38,9 +42,27 @@ from satiate.engine.reading.kinds import (
 from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
 from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
-from satiate.engine.roles import IRREGULAR_PASTS, name_words, nearest_verb, relative_act, roles, same_name
+from satiate.engine.roles import (
+    IRREGULAR_PASTS,
+    name_words,
+    nearest_verb,
+    object_relative_act,
+    relative_act,
+    roles,
+    same_name,
+)
 from satiate.tools.lexicon import converse, names_a_person
-from satiate.tools.text import ARTICLES, AUXILIARIES, COUNT_WORD, STOPWORDS, is_field, stem, verb_shaped, words
+from satiate.tools.text import (
+    ARTICLES,
+    AUXILIARIES,
+    COUNT_WORD,
+    STOPWORDS,
+    VERSION,
+    is_field,
+    stem,
+    verb_shaped,
+    words,
+)
 
 # "what does X return / do / mean" (also with a context after it: "... do in a loop?", "... return when empty?"):
 # the answer is a behaviour, not a name.
@@ -88,9 +110,7 @@ LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived l
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
                                "behind opposite up down along towards toward".split())
-CURRENCY = re.compile(r"^[£$€¥]\s?\d")  # a sum of money, not a count of things
 HOW_MUCH = re.compile(r"^\W*how much\b", re.IGNORECASE)
-MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
 HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
@@ -130,16 +150,16 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     counted = counted_noun(chain.question)
     if chain.kind == "number" and counted and CURRENCY.match(answer) and counted not in MONEY_WORDS:
         return WRONG_KIND, f"'{answer}' is a sum of money, and the question counts {counted}"
-    if chain.kind == "number" and counted in MONEY_WORDS | {"money"} and not _a_sum(answer, chain.stating):
-        return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and chain.stating and all(_numbers_a_field(answer, text) for text in chain.stating):
         return WRONG_KIND, f"'{answer}' numbers a field of a list in the cited sentence, and counts nothing"
     # "how much did she pay?" asks an amount; "Bedrooms: 42" counts the things its label names
     if chain.kind == "number" and chain.stating and HOW_MUCH.match(chain.question) and (
-            not counted or counted in STOPWORDS) and "" not in (
+            not counted) and "" not in (
             labels := {_counted_by_label(answer, text) for text in chain.stating}):
         return WRONG_KIND, f"'{answer}' counts {' and '.join(sorted(labels))} (the field's label), and the question " \
                            "asks how much"
+    if chain.kind == "number" and asks_for_money(chain.question) and not a_sum(answer, chain.stating):
+        return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and _a_year(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is a year in the cited sentence, and the question asks how many"
     if ranked := _ranked_otherwise(chain):
@@ -149,6 +169,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with {other}, whom the question does not ask about"
     if chain.kind in NAMED_KINDS and form == "quantity" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
+    if form == "version" and not VERSION.fullmatch(answer):
+        return WRONG_KIND, f"'{answer}' is no version number, and the question asks which version"
     if chain.kind in NAMED_KINDS and form == "calling":
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for someone's work"
     if chain.kind in NAMED_KINDS and re.fullmatch(r"[a-z' -]+", answer):
@@ -345,7 +367,8 @@ def _not_the_actor(chain: Chain) -> str:
     for text, title in zip(chain.stating, titles):
         if act not in stems_of(text) and not (phrase and states(phrase, said_in(text))):
             continue
-        if _agent_after_by(text, chain.answer, is_act) or relative_act(text, chain.answer, is_act):
+        if _agent_after_by(text, chain.answer, is_act) or relative_act(text, chain.answer, is_act) or \
+                object_relative_act(text, chain.answer, is_act):
             continue  # "the hall, designed by Ada Pell, was opened by ...", "Ada Pell, who kept the books, ...":
             # the act's own agent is named
         done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if is_act(match.group(1))
@@ -434,12 +457,6 @@ def _counted_by_label(answer: str, text: str) -> str:
     if value.strip(" .") != answer or not noun or not noun[0].endswith("s") or noun[0].endswith("ss"):
         return ""
     return noun[0]
-
-
-def _a_sum(answer: str, stating: tuple[str, ...]) -> bool:
-    """The answer is a sum of money: a currency sign, or a money word with it ("£600", "600 pounds", "six guineas")."""
-    return bool(CURRENCY.match(answer.strip())) or bool(MONEY_WORDS & set(words(answer))) or any(
-        re.search(rf"{re.escape(answer)}\s+(?:{'|'.join(MONEY_WORDS)})\b", text) for text in stating)
 
 
 def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:

@@ -28,7 +28,8 @@ MEASURE_NOUNS = frozenset("temperature gauge speed weight height length depth wi
 # The form an answer must take, read off the question's wording (checked in this order, the first that matches):
 # "during what years", "in what timeframe": a stretch of time with a start and an end, not one date;
 # "when ...?", "in what year": a time; "how tall": a number with its unit; "what was the final score": a quantity;
-# "what was Ada Pell's occupation?": a calling. None of these is a name.
+# "what was Ada Pell's occupation?": a calling; "which version shipped the fix?": a version number. None of these is a
+# name.
 _ASKED_FORMS = (
     ("period", re.compile(r"\b(?:what|which)\s+(?:years|decades|centuries|timeframe|time frame|period|era)\b")),
     ("time", re.compile(r"\bwhen\s*$|\b(?:what|which) (?:years?|dates?|decades?|century|centuries|timeframe|"
@@ -40,6 +41,7 @@ _ASKED_FORMS = (
                             r"capacity|area|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b")),  # "what did it cost to ...?"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
+    ("version", re.compile(r"\b(?:what|which) (?:[a-z]+ )?(?:version|release|build)\b")),
 )
 # Verbs that class a thing ("which objects are considered false?"): the question asks a class, not an act.
 JUDGING = frozenset("considered regarded deemed thought believed held reckoned".split())
@@ -82,11 +84,30 @@ def pointing_kind_words(question: str) -> set[str]:
             for word in tokens[at + 1:at + 1 + KIND_REACH] if word in KIND_WORDS}
 
 
+MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
+# acts whose "how much" is a sum of money: "how much did they pay for it?", "how much did the sale fetch?"
+MONEY_ACTS = frozenset("pay paid spend spent cost charge charged earn earned sell sold fetch fetched".split())
+CURRENCY = re.compile(r"^(?:[a-z]+\s+){0,2}[£$€¥]\s?\d")  # a sum of money ("about €40"), not a count of things
+
+
+def asks_for_money(question: str) -> bool:
+    """Whether "how much" asks a sum of money: of money by name ("how much money", "how many pounds"), or of an
+    act of paying ("how much did Ada Pell pay for the mill?")."""
+    asked = re.search(r"\bhow much\b(.*)", question.lower())
+    return counted_noun(question) in MONEY_WORDS | {"money"} or bool(asked and set(words(asked.group(1))) & MONEY_ACTS)
+
+
+def a_sum(answer: str, stating: Iterable[str]) -> bool:
+    """The answer is a sum of money: a currency sign, or a money word with it ("£600", "600 pounds", "six guineas")."""
+    return bool(CURRENCY.match(answer.strip())) or bool(MONEY_WORDS & set(words(answer))) or any(
+        re.search(rf"{re.escape(answer)}\s+(?:{'|'.join(MONEY_WORDS)})\b", text) for text in stating)
+
+
 def counted_noun(question: str) -> str:
     """What "how many X" counts: the answer is a number of X, so X is not repeated in it ("40 million", not
     "40 million copies"), and any count of X says X."""
     match = re.search(r"\bhow (?:many|much)\s+(\w+)", question.lower())
-    return match.group(1) if match else ""
+    return match.group(1) if match and match.group(1) not in STOPWORDS else ""  # "how much did ...": no noun
 
 
 def asks_for_a_period(question: str) -> bool:

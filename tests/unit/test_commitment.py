@@ -1435,3 +1435,53 @@ def test_a_decade_the_question_names_is_said_by_a_year_in_it():
         return assess(chain(question, "Ivo Marl", "person", stating, read, answer_pages=(page,))).factors["coverage"]
     assert coverage("The Quellbrook Fair, 1883-1886") > coverage("The Quellbrook Fair, 1893-1896")
     assert coverage("The Quellbrook Fair, 1883-1886") == 1.0
+
+
+def test_a_version_question_is_answered_by_a_version_number():
+    sources = [note(1, "Corvane", "The short version: Corvane grew out of a weekend project in Dellmouth."),
+               note(2, "Corvane releases", "Corvane v3.1.2 shipped the fix for the login loop on 4 May 2021.")]
+    question = "Which Corvane version shipped the fix for the login loop?"
+    assert asked_form(question) == "version"
+    assert find_answer(question, sources).short_answer == "v3.1.2"
+    fit, why = type_fit(chain(question, "Dellmouth", "name", sources[0]["text"]))
+    assert fit < 0.5 and "version" in why
+
+
+def test_a_thing_the_question_gives_one_owner_is_not_told_by_a_sentence_giving_it_to_another():
+    question = "When was the Corvane phone app retired?"
+    others = "Lintwell's phone app was retired in June 2020, after two quiet years."
+    verdict = assess(chain(question, "June 2020", "date", others, (others, "Corvane and Lintwell share a desk.")))
+    assert verdict.confidence < 0.8 and "Lintwell" in verdict.explanation()
+    own = "Corvane's phone app was retired in June 2020, after two quiet years."
+    assert assess(chain(question, "June 2020", "date", own)).confidence == 1.0
+    field = "Retired: June 2020. Quiet-mode phone app for freelancers."  # capitalised only at a line's start
+    assert "Quiet-mode" not in assess(chain(question, "June 2020", "date", field)).explanation()
+
+
+def test_the_name_opening_a_relative_clause_on_the_thing_is_the_agent_of_its_act():
+    commissioned = "In 2012 the boiler Old Grunwald made way for a new one, which Ottoline Brisk commissioned on 3 May."
+    question = "Who commissioned the new boiler in 2012?"
+    assert type_fit(chain(question, "Ottoline Brisk", "person", commissioned))[0] == 1.0
+    repaired = "Ada Renn commissioned the new boiler in 2012, which Ottoline Brisk later repaired."
+    assert type_fit(chain(question, "Ottoline Brisk", "person", repaired))[0] < 0.5
+
+
+def test_a_life_field_on_a_persons_page_answers_for_the_one_a_hop_ties_to_the_question():
+    question = "Where was the founder of Hennaford Radio born?"
+
+    def subject(hop: str) -> float:
+        return assess(chain(question, "Pellow Cove", "place", "Born: 1931, Pellow Cove",
+                            ("Born: 1931, Pellow Cove", hop, "Mirren Sollis (1931–2004) taught at Kesh."),
+                            answer_pages=("Mirren Sollis (1931–2004)",),
+                            hops=(hop,), hop_pages=("Hennaford Radio — notes",))).factors["subject"]
+    assert subject("Founder: Mirren Sollis, retired teacher") == 1.0
+    assert subject("Treasurer: Mirren Sollis, retired teacher") < 1.0
+
+
+def test_a_spouse_is_stated_by_the_marriage():
+    question = "Who was Mirren Sollis's husband?"
+    later = "Her husband kept the Kesh light for thirty years."  # the sources use the word: the chain must say it
+    wed = "Mirren Sollis wed Ivo Tramm in June 1955 at Kesh."
+    assert assess(chain(question, "Ivo Tramm", "person", wed, (wed, later))).confidence == 1.0
+    met = "Mirren Sollis met Ivo Tramm in June 1955 at Kesh."
+    assert assess(chain(question, "Ivo Tramm", "person", met, (met, later))).confidence < 0.8

@@ -420,3 +420,24 @@ def test_they_never_stands_for_the_one_thing_a_page_calls_it() -> None:
     assert said_on("In 1903 they turned the mill into a laundry.", guild) == \
         "In 1903 Quell Weavers turned the mill into a laundry."
 
+
+
+def test_a_measure_has_its_unit_and_a_count_in_words_alone_is_none() -> None:
+    asked = expected_answer("How tall is the beacon on Harl Fell?")
+    text = "Ivo Marr kept the beacon lit for two decades; it stands 18 metres, and the old one stood Two."
+    assert candidate_spans(text, asked) == ["18 metres"]
+    assert candidate_spans("The lowest reading there was -4°C.", asked) == ["-4°C"]
+
+
+def test_how_much_of_an_act_of_paying_asks_a_sum_of_money() -> None:
+    asked = expected_answer("How much did Ada Pell pay for the Kesh boatyard?")
+    assert asked.direction == "money"
+    text = "She bought the four-berth Kesh boatyard for about £2,400 in 1911 from two brothers."
+    assert candidate_spans(text, asked) == ["about £2,400"]
+    assert expected_answer("How much rain fell on Kesh in 1911?").direction == ""  # not an act of paying
+
+
+def test_a_markdown_links_target_is_no_text() -> None:
+    asked = expected_answer("How many cottages did the Kesh works build?")
+    text = "The works built twelve cottages (see [the cottages](cottages-1881-12.md))."
+    assert candidate_spans(text, asked) == ["twelve"]

@@ -88,3 +88,13 @@ def converse(term: str) -> tuple[str, str] | None:
     """The converse of the act whose stem is ``term`` (its verb's stem) and the word that marks, in a sentence told
     through the converse, the one who did the act ("sold the mill to Ada Pell": "to" marks the buyer)."""
     return _converse_table().get(term)
+
+
+# A relation one act makes: a husband, wife or spouse is who someone married ("She wed Ivo Marr" says who her husband
+# was), as a founder is who founded.
+_RELATION_ACTS = {"husband": "marry", "wife": "marry", "spouse": "marry"}
+
+
+def act_of_relation(term: str) -> str:
+    """The stem of the verb whose act makes the relation whose noun's stem is ``term``, or ""."""
+    return next((stem(act) for noun, act in _RELATION_ACTS.items() if stem(noun) == term), "")
