@@ -86,13 +86,13 @@ _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")  # GS-35F-0119Y, B-29
 
 
-# A statement that flags its own weakness: it reports someone else's claim ("a profile claims", "reportedly"), or its
-# writer doubts it ("possibly 1903", "I think", "is unknown", "never found") or calls it wrong ("wrongly calls").
-# It settles nothing on its own.
+# A statement that flags its own weakness: it reports someone else's claim ("a profile claims", "reportedly", "the
+# blog credits Ada with it"), or its writer doubts it ("possibly 1903", "I think", "is unknown", "never found") or
+# calls it wrong ("wrongly calls"). It settles nothing on its own.
 HEDGES = re.compile(r"\b(?:claims?|claimed|reportedly|allegedly|rumou?rs?|no source|unconfirmed|unverified|is said to"
                     r"|according to an?|unknown|uncertain|unclear|not known|never found|no record|not sure|unsure"
                     r"|i think|i believe|i guess|possibly|perhaps|probably|maybe|wrongly|mistakenly|falsely"
-                    r"|erroneously)\b|\?")
+                    r"|erroneously|apparently|credits?\b[^.;]{0,80}?\bwith|credited with|attribut(?:es|ed) to)\b|\?")
 
 
 def hedged(text: str) -> bool:

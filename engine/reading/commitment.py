@@ -65,7 +65,7 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import name_spans
 from satiate.engine.reading.verdicts import POSSESSIVES
-from satiate.engine.roles import IRREGULAR_PASTS, affirmed, denies
+from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
 from satiate.tools.lexicon import converse
 from satiate.tools.text import (
     ARTICLES,
@@ -83,11 +83,13 @@ from satiate.tools.text import (
     content_terms,
     hedged,
     is_field,
+    sentences,
     stem,
     verb_shaped,
     words,
 )
 
+NEGATION = re.compile(rf"\b(?:{'|'.join(NEGATIONS)})\b|n['’]t\b", re.IGNORECASE)
 PLACING = frozenset("in at on near within".split())  # a participle before these tells a state: "is based in"
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the question word: a relative clause
 # "who was the first woman to ...?": the noun that describes the one asked for, its last word
@@ -221,6 +223,26 @@ def _gives_noun(span: str, noun: str, text: str, read: tuple[str, ...]) -> bool:
         return True
     return any(re.match(rf"\s+{re.escape(noun)}\b", text[at:], re.IGNORECASE) for at in after) and any(
         re.search(rf"[a-z,;)]\s+{re.escape(span)}\b", other) for other in read)
+
+
+def _denied_elsewhere(chain: Chain, relation: set[str]) -> str:
+    """A sentence of a page read that denies the person the act asked on the thing asked ("Ada did not write the
+    parser; Ivo did"), naming them in full or by one of their names: one source's credit does not settle what
+    another denies. Denying another act, or the act on another thing, denies nothing asked."""
+    acts = {stem(word) for word in content_terms(chain.question) if verb_shaped(word) or word in IRREGULAR_PASTS}
+    things = relation - acts
+    if not acts & relation or not things:
+        return ""
+    forms = [chain.answer] + [part for part in chain.answer.split() if len(chain.answer.split()) > 1 and
+                              part[:1].isupper() and len(part) > 2]
+    for text in chain.read:
+        if not NEGATION.search(text) or not any(form in text for form in forms):
+            continue
+        for sentence in (piece.text for piece in sentences(text)):
+            if any(denies(sentence, form, acts) and denies(sentence, form, things) for form in forms
+                   if form in sentence):
+                return sentence.strip()
+    return ""
 
 
 def _decade_said(term: str, texts: list[str]) -> bool:
@@ -371,6 +393,8 @@ def assess(chain: Chain) -> Commitment:
         OFF_SUBJECT
     if fit and any(denies(text, chain.answer, relation) for text in chain.stating):
         fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
+    elif fit and chain.kind == "person" and (denial := _denied_elsewhere(chain, relation)):
+        fit, why_not = NOT_A_NAME, f"a source read denies it of '{chain.answer}': \"{denial}\""
     doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject, "plain": HEDGED if doubted else 1.0}

@@ -15,6 +15,9 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\
 CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES | \
     CLAUSE_CONJUNCTIONS
+# an adverb of the kind that opens a sentence ("Apparently", "Sadly", "Reportedly"): its suffix marks it, where names
+# ending in -ly ("Emily", "Beverly", "Kimberly") end otherwise
+SENTENCE_ADVERB = re.compile(r"[A-Z][a-z]+(?:ally|ently|antly|ately|ously|ably|ibly|ingly|edly|dly)")
 STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
 _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("prefixes=None"), not a name
@@ -80,6 +83,8 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
     if opens and len(parts) > 1 and parts[0].lower() in common and (
             _IDENTIFIER.search(parts[1]) or verb_shaped(parts[0].lower())):
         parts = parts[1:]  # "Raise GeneratorExit", "Paid Ada Pell's wage": the line's verb, then what it acts on
+    if opens and len(parts) > 1 and SENTENCE_ADVERB.fullmatch(parts[0]):
+        parts = parts[1:]  # "Apparently Ivo Marr sold it": the adverb opens the sentence, the name follows
     span = " ".join(parts)
     if opens and len(parts) == 1 and (span.lower() in common or span.lower() in STOP_NAMES):
         return ""

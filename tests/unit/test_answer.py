@@ -427,3 +427,9 @@ def test_who_did_an_act_told_through_its_converse_is_the_one_the_converse_marks(
     assert found.short_answer is not None and "Ada Pell" in found.short_answer
     # the converse states the act asked, so its sentence far outweighs one that only shares the question's other words
     assert found.candidates[0][1] > 2 * found.candidates[1][1]
+
+
+def test_an_adverb_opening_the_sentence_is_no_part_of_the_name_after_it():
+    assert name_spans("Apparently Orla Venn sold the ferry to Kesh.") == ["Orla Venn", "Kesh"]
+    assert name_spans("Sadly Orla Venn never saw it.") == ["Orla Venn"]
+    assert name_spans("Emily Venn sold the ferry.") == ["Emily Venn"]  # a name that ends in -ly stays whole

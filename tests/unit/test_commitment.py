@@ -1485,3 +1485,13 @@ def test_a_spouse_is_stated_by_the_marriage():
     assert assess(chain(question, "Ivo Tramm", "person", wed, (wed, later))).confidence == 1.0
     met = "Mirren Sollis met Ivo Tramm in June 1955 at Kesh."
     assert assess(chain(question, "Ivo Tramm", "person", met, (met, later))).confidence < 0.8
+
+
+def test_a_credit_another_source_read_denies_is_not_committed():
+    question = "Who wrote the Kesh tide tables?"
+    credit = "A 1990 pamphlet credits Oda Venn with writing the Kesh tide tables."
+    denial = "Oda did not write the tide tables; her brother Ivo did, from their father's logs."
+    verdict = assess(chain(question, "Oda Venn", "person", credit, (credit, denial)))
+    assert verdict.factors["type"] == 0.0 and "denies" in verdict.explanation()
+    other = "Oda did not write the almanac; her brother Ivo did."
+    assert assess(chain(question, "Oda Venn", "person", credit, (credit, other))).factors["type"] == 1.0

@@ -4,7 +4,17 @@ point back into the source; stems that meet across inflections without mangling 
 from __future__ import annotations
 
 from satiate.engine.reading.kinds import asked_phrase
-from satiate.tools.text import DOTTED_NUMBER, claimable, entities, is_field, sentences, stem, stems, verb_shaped
+from satiate.tools.text import (
+    DOTTED_NUMBER,
+    claimable,
+    entities,
+    hedged,
+    is_field,
+    sentences,
+    stem,
+    stems,
+    verb_shaped,
+)
 
 
 def test_abbreviations_titles_and_initials_do_not_end_a_sentence():
@@ -135,3 +145,10 @@ def test_a_past_form_ends_in_ed_unless_a_short_word_owns_its_ed():
     assert all(verb_shaped(word) for word in ("founded", "agreed", "decreed", "won", "born"))
     assert not any(verb_shaped(word) for word in ("seed", "breed", "speed", "steam-powered"))
     assert asked_phrase("What breed of dog guarded the Kesh mill?") == ["dog"]  # "breed" no longer ends the phrase
+
+
+def test_a_statement_reporting_anothers_credit_or_hearsay_is_hedged() -> None:
+    assert hedged("The 2004 guidebook credits Ivo Marr with building the lock-keeper's cottage.")
+    assert hedged("He is credited with the first survey of the fen.")
+    assert hedged("Apparently the lock was rebuilt twice.")
+    assert not hedged("Ivo Marr built the lock-keeper's cottage in 1822, with stone from Kesh.")
