@@ -41,6 +41,7 @@ from satiate.engine.reading.fit import (
 from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
+    ASKS_WHO_WAS,
     PLACE_NOUNS,
     a_sum,
     asked_form,
@@ -154,6 +155,7 @@ FOCUS_SHARE = 0.3
 PROSE_LOWER_SHARE = 0.3
 TIE_HOPS = 2  # sentences at most that tie a name the question gives to the chain
 SLOT_FIT = 1.3  # a plain noun phrase the sentence puts where the question's "what" stands fits as a name does
+POST_FIT = 1.3  # a name the sentence gives the post asked, in brackets or apposition ("Ivo Marr (Clerk)"), fits best
 UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
 
 
@@ -685,6 +687,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     counted = counted_noun(question)
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     who_act = who_did_act(question) if expected.kind == "person" else ""
+    # "who is the clerk to the council?": the post asked, which a note sets beside its holder ("Ivo Marr (Clerk)")
+    post = (ASKS_WHO_WAS.match(" ".join(words(question))) if expected.kind == "person" else None)
+    held = re.compile(rf"\s*(?:\(|,\s+)(?:the\s+)?{re.escape(post.group('phrase').split()[-1])}s?\b",
+                      re.IGNORECASE) if post else None
     slot = asked_slot(question) if expected.kind == "name" else None  # "what did they turn it into?"
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
@@ -746,6 +752,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             closeness = _proximity(scored.line.text, span, focus)
             fit = SLOT_FIT if span in filling else _type_fit(span, expected, scored.line.text, head, naming) \
                 if share is None else 1.0 + KIND_FIT * share
+            if held and any(held.match(scored.line.text, at.end()) for at in re.finditer(re.escape(span),
+                                                                                          scored.line.text)):
+                fit *= POST_FIT  # the sentence sets the post asked beside this name
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if names and not tied_to_question.setdefault(id(scored), _names_any(_evidence(scored), names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer

@@ -52,6 +52,7 @@ from satiate.engine.reading.fit import (
 )
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
+    ASKS_WHO_WAS,
     KIND_WORDS,
     PHRASE_ENDS,
     PLACE_NOUNS,
@@ -92,9 +93,6 @@ from satiate.tools.text import (
 NEGATION = re.compile(rf"\b(?:{'|'.join(NEGATIONS)})\b|n['’]t\b", re.IGNORECASE)
 PLACING = frozenset("in at on near within".split())  # a participle before these tells a state: "is based in"
 DESCRIBED = re.compile(r"\b(?:that|which|who|whom|whose|where)\b")  # after the question word: a relative clause
-# "who was the first woman to ...?": the noun that describes the one asked for, its last word
-ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
-                          r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
 # Where one of a sentence's joined clauses ends: a semicolon, or "and"/"but" before a verb or after a comma (a bare
 # comma may only part the items of a list: "worked in Kesh, Orren and, since 2000, Tarrow").
 CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|had|has)\b)")

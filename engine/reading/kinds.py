@@ -84,6 +84,9 @@ def pointing_kind_words(question: str) -> set[str]:
             for word in tokens[at + 1:at + 1 + KIND_REACH] if word in KIND_WORDS}
 
 
+# "who was the first woman to ...?": the noun that describes the one asked for, its last word
+ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
+                          r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
 MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 # acts whose "how much" is a sum of money: "how much did they pay for it?", "how much did the sale fetch?"
 MONEY_ACTS = frozenset("pay paid spend spent cost charge charged earn earned sell sold fetch fetched".split())

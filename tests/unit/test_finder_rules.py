@@ -441,3 +441,11 @@ def test_a_markdown_links_target_is_no_text() -> None:
     asked = expected_answer("How many cottages did the Kesh works build?")
     text = "The works built twelve cottages (see [the cottages](cottages-1881-12.md))."
     assert candidate_spans(text, asked) == ["twelve"]
+
+
+def test_the_name_a_note_gives_the_post_asked_answers_who_holds_it() -> None:
+    minutes = _source("Harl Parish Council — minutes, 4 May 2021",
+                      "In attendance: Orla Venn (Treasurer); Ivo Marr (Clerk); Ada Pell (Harl Players); two members "
+                      "of the public.")
+    assert find_answer("Who is the clerk to Harl Parish Council?", [minutes]).short_answer == "Ivo Marr"
+    assert find_answer("Who is the treasurer of Harl Parish Council?", [minutes]).short_answer == "Orla Venn"
