@@ -65,6 +65,7 @@ from satiate.engine.reading.kinds import (
     pointing_kind_words,
 )
 from satiate.engine.reading.names import name_spans
+from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
 from satiate.tools.lexicon import converse
@@ -707,6 +708,10 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     asked = stems_of(chain.question) - stems_of(chain.answer)
     if not life_field and (any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names)
                            or not names and asked & stems_of(" ".join(stating))):
+        return True
+    # an entry's bold lead-in names what each of its sentences is about ("**Tolley Beacon** — ... The mast (30 m)")
+    entries = [lead_in(text, page) for text in chain.stating for page in chain.read if text in page]
+    if not life_field and any(mentioned(name, [entry]) for entry in entries if entry for name in names):
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages

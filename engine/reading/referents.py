@@ -37,6 +37,7 @@ OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".sp
 ADVERBIAL_REACH = 8  # words of an opening phrase of time or place read for the subject pronoun after it
 PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 # a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
+LEAD_IN = re.compile(r"^\s*(?:[-*+•]\s+)?\*\*(?P<label>[^*\n]{2,80})\*\*")  # "**Tolley Beacon** — ..."
 ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
 ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
 PLURAL_PRONOUNS = frozenset({"they", "their"})  # they stand for several, never for one thing the page calls "it"
@@ -103,6 +104,18 @@ def item_label(text: str, page: str) -> str:
     item = ITEM_LABEL.match(page[start:at])
     label = re.sub(r"[*_\"“”]|^'|'$", "", item.group("label")).strip(" '‘’") if item else ""
     return label if label[:1].isupper() else ""
+
+
+def lead_in(text: str, page: str) -> str:
+    """The bold lead-in that opens the paragraph or list item a sentence stands in ("**Tolley Beacon** — the hill
+    above Kesh. The mast (30 metres) ..."): what the entry, and so each of its sentences, is about. Empty when the
+    sentence's line opens on none."""
+    at = page.find(text)
+    if at < 0:
+        return ""
+    start = page.rfind("\n", 0, at) + 1
+    opening = LEAD_IN.match(page[start:at])
+    return opening.group("label").strip(" .:") if opening else ""
 
 
 def a_thing_page(text: str) -> bool:

@@ -1495,3 +1495,14 @@ def test_a_credit_another_source_read_denies_is_not_committed():
     assert verdict.factors["type"] == 0.0 and "denies" in verdict.explanation()
     other = "Oda did not write the almanac; her brother Ivo did."
     assert assess(chain(question, "Oda Venn", "person", credit, (credit, other))).factors["type"] == 1.0
+
+
+def test_an_entrys_bold_lead_in_names_what_its_sentences_are_about():
+    question = "How tall is the mast on Harl Fell?"
+    stating = "The mast (30 metres) and the hut."
+
+    def subject(page: str) -> float:
+        return assess(chain(question, "30 metres", "number", stating, (page,),
+                            answer_pages=("Places around Kesh",))).factors["subject"]
+    assert subject(f"Places around Kesh.\n**Harl Fell** — a hill above Kesh. {stating}\n**Gull Rock** — a rock.") == 1.0
+    assert subject(f"Places around Kesh.\n**Gull Rock** — a skerry. {stating}\n**Harl Fell** — the hill.") < 1.0
