@@ -687,10 +687,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     counted = counted_noun(question)
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     who_act = who_did_act(question) if expected.kind == "person" else ""
-    # "who is the clerk to the council?": the post asked, which a note sets beside its holder ("Ivo Marr (Clerk)")
-    post = (ASKS_WHO_WAS.match(" ".join(words(question))) if expected.kind == "person" else None)
-    held = re.compile(rf"\s*(?:\(|,\s+)(?:the\s+)?{re.escape(post.group('phrase').split()[-1])}s?\b",
-                      re.IGNORECASE) if post else None
+    held = _post_beside(question) if expected.kind == "person" else None
     slot = asked_slot(question) if expected.kind == "name" else None  # "what did they turn it into?"
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
@@ -788,6 +785,21 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     evidence += _name_ties(evidence, names, ranked, shown[best])
     return Found(shown[best], expected.kind, evidence,
                  score=round(votes[best], 3), candidates=weighed)
+
+
+def _post_beside(question: str) -> re.Pattern[str] | None:
+    """What follows a name a note gives the post asked, in brackets or apposition: "who is the clerk ...?" and
+    "Ivo Marr (Clerk)", "who chairs ...?" and "Ada Pell (Chair)", "who presents ...?" and "Ada Pell, presenter"."""
+    lowered = " ".join(words(question))
+    post = ASKS_WHO_WAS.match(lowered)
+    acted = re.match(r"who (\w+)", lowered)
+    word = post.group("phrase").split()[-1] if post else acted.group(1) if acted and acted.group(1) not in \
+        AUXILIARIES | STOPWORDS else ""
+    if not word:
+        return None
+    # (not "chair of trustees": the post of another body)
+    return re.compile(rf"\s*(?:\(|,\s+)(?:the\s+)?{re.escape(stem(word))}(?:e?r|or|man|woman|person)?s?\b"
+                      r"(?!\s+of\b)", re.IGNORECASE)
 
 
 def _page_ties(evidence: list[Line], names: tuple[str, ...], pool: list[Line], asked: frozenset[str]) -> list[Line]:

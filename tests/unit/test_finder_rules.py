@@ -449,3 +449,6 @@ def test_the_name_a_note_gives_the_post_asked_answers_who_holds_it() -> None:
                       "of the public.")
     assert find_answer("Who is the clerk to Harl Parish Council?", [minutes]).short_answer == "Ivo Marr"
     assert find_answer("Who is the treasurer of Harl Parish Council?", [minutes]).short_answer == "Orla Venn"
+    meeting = _source("Harl Parish Council — minutes, 8 June 2021",
+                      "Present: Rhian Dace (chair of the Harl Players), Cllr Tomos Bell (Chair), Cllr Ada Pell.")
+    assert find_answer("Who chairs Harl Parish Council?", [meeting]).short_answer == "Cllr Tomos Bell"
