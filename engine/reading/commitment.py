@@ -686,6 +686,21 @@ def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> 
     return named and not any(mentioned(name, [subject]) for name in names) and a_person(subject, read)
 
 
+def _picks_the_other(chain: Chain, names: list[str]) -> bool:
+    """The answer's page is about the question's thing and another ("The two villages: Kesh and Orren"), and every
+    sentence stating the answer names the other one and not the question's ("Population of Orren in 1871: 412"): the
+    figure is the other's, whatever the page's title says."""
+    if not names or not chain.stating:
+        return False
+    titled = [part for page in chain.answer_pages for span in name_spans(clean_title(page))
+              if " and " in span for part in span.split(" and ")]  # "Kesh and Orren": two names the title joins
+    others = {span for span in titled if not any(mentioned(name, [span]) or mentioned(span, [name]) for name in names)
+              and not mentioned(span, [chain.answer])}
+    return bool(others) and all(
+        not any(mentioned(name, [text]) for name in names) and any(mentioned(other, [text]) for other in others)
+        for text in chain.stating)
+
+
 def _without_asides(sentence: str, answer: str) -> str:
     """The sentence without the relative clauses that describe someone else (", who is said to have ..."): a doubt
     there is not about the answer."""
@@ -706,6 +721,8 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
         _someone_elses_page(page, names, chain.read) for page in chain.answer_pages)
     stating = list(chain.stating) + list(chain.answer_pages)
     asked = stems_of(chain.question) - stems_of(chain.answer)
+    if _picks_the_other(chain, names):
+        return False
     if not life_field and (any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names)
                            or not names and asked & stems_of(" ".join(stating))):
         return True

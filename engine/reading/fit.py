@@ -95,6 +95,7 @@ NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\
 DESCRIBED_BY_CLAUSE = re.compile(r"\bthe (?P<noun>(?:[a-z-]+ ){0,2}?[a-z-]+) (?:with whom|whom|who|that)\b")
 DESCRIBED_AGENT = re.compile(r"\bthe (?P<agent>[a-z]+(?:er|or|ist)) of (?:the )?"
                              r"(?P<thing>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*)")
+NAME_MARKS = r"[\"“'*_]{0,2}"  # a name given may be quoted or set in italics: "named *Gull Rose*"
 ALIAS_WORDS = r"\b(?:known(?: \w+)? as|called|(?:re)?named|nicknamed|dubbed|christened)"  # what a thing is called
 # "who was the engineer behind X?": the noun that says what the one asked for is
 ASKS_ROLE = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<role>(?:[a-z-]+ ){0,2}?[a-z-]+)"
@@ -103,7 +104,8 @@ PREPOSITION_WHOM = re.compile(r"^(from|to|with|by|for|against|under) whom\b", re
 ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|title|christened|dubbed)\b")
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born", ", born"); one
 # year alone in brackets dates a thing as well ("Lantern Rib (1954)"), so it is none
-LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+born\b|,\s+born\b"
+LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+born\b|,\s+born\b|" \
+    r"\s+(?:died|passed away|was baptised|was baptized|was buried)\b"  # "where Ada Marr died": only people die
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
@@ -787,16 +789,16 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
 def aliases_in(sentence: str) -> list[str]:
     """The names a sentence gives something as what it is called ("the meadow everybody called Long Acre",
     "renamed her Gull Rose"), as ``is_alias`` reads them."""
-    given = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?(?=[A-Z])", sentence)
+    given = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+{NAME_MARKS}(?=[A-Z])", sentence)
     return [spans[0] for match in given if (spans := name_spans(sentence[match.end():]))
-            and sentence[match.end():].lstrip("\"“'").startswith(spans[0]) and is_alias(spans[0], sentence)]
+            and sentence[match.end():].lstrip("\"“'*_").startswith(spans[0]) and is_alias(spans[0], sentence)]
 
 
 def is_alias(name: str, sentence: str) -> bool:
     """The sentence introduces the name as what something is called ("the press, known locally as Iron Mule",
     "renamed her Gull Rose"): it names the thing the sentence is about, so it answers "what is it called", not "who
     built it". "A saddler named Bo Reed" only introduces someone by name: that is not what a thing is called."""
-    aliases = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+[\"“']?{re.escape(name)}", sentence)
+    aliases = re.finditer(rf"{ALIAS_WORDS}(?:\s+(?:her|him|it|them))?\s+{NAME_MARKS}{re.escape(name)}", sentence)
     return any(not re.search(r"\b(?:an?|one)\s+[\w-]+\s+$", sentence[:alias.start()], re.IGNORECASE)
                for alias in aliases)
 

@@ -1506,3 +1506,25 @@ def test_an_entrys_bold_lead_in_names_what_its_sentences_are_about():
                             answer_pages=("Places around Kesh",))).factors["subject"]
     assert subject(f"Places around Kesh.\n**Harl Fell** — a hill above Kesh. {stating}\n**Gull Rock** — a rock.") == 1.0
     assert subject(f"Places around Kesh.\n**Gull Rock** — a skerry. {stating}\n**Harl Fell** — the hill.") < 1.0
+
+
+def test_a_name_that_dies_or_is_buried_is_a_persons():
+    assert a_person("Orla Venn", ("Lock House: where Orla Venn died in 1901.",))
+    assert a_person("Orla Venn", ("Orla Venn was buried at Kesh.",))
+    assert not a_person("Lock House", ("Lock House: where Orla Venn died in 1901.",))
+
+
+def test_a_page_about_two_places_gives_the_other_ones_figure_to_the_other():
+    question = "How many people lived in Kesh at the 1871 census?"
+
+    def subject(stating: str) -> float:
+        return assess(chain(question, "412", "number", stating,
+                            answer_pages=("The two villages: Kesh and Orren",))).factors["subject"]
+    assert subject("Population of Orren in 1871: 412 (census table).") < 1.0
+    assert subject("Population of Kesh in 1871: 412 (census table).") == 1.0
+
+
+def test_a_name_given_in_italics_is_what_the_thing_is_called():
+    stating = "A beam engine from Dace & Lomas of Harl was installed in 1856 and named *Old Meg*."
+    fit, why = type_fit(chain("What name was given to the beam engine?", "Dace & Lomas of Harl", "name", stating))
+    assert fit < 0.5 and "Old Meg" in why
