@@ -51,6 +51,7 @@ from satiate.engine.roles import (
     roles,
     same_name,
 )
+from satiate.tools.countries import countries_named
 from satiate.tools.lexicon import converse, names_a_person
 from satiate.tools.text import (
     ARTICLES,
@@ -105,7 +106,9 @@ ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|t
 # what follows a person's name: life dates ("(1838–1915)", "(born 1901)") or a birth ("was born", ", born"); one
 # year alone in brackets dates a thing as well ("Lantern Rib (1954)"), so it is none
 LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+born\b|,\s+born\b|" \
-    r"\s+(?:died|passed away|was baptised|was baptized|was buried)\b"  # "where Ada Marr died": only people die
+    r"\s+(?:died|passed away|was baptised|was baptized|was buried)\b|" \
+    r"\s*\((?:née|nee)\s|\s*\|\s*\d{3,4}\s*[–-]\s*\d{3,4}\b"  # "where Ada Marr died", "Ada Lind (née Marr)", a
+# table's "| Ada Marr | 1858–1934 |": only people die, marry into a name, or have the years of a life
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
@@ -217,6 +220,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         acts = frozenset(stem(act) for act in asked_acts(chain))
         if chain.kind == "place" and chain.stating and all(done_by(answer, text, acts) for text in chain.stating):
             return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), not where"
+        if chain.kind == "place" and (country := _outside_the_country(answer, chain.question)):
+            return WRONG_KIND, f"'{answer}' is another country, and the question asks where in {country}"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
                                "a place"
@@ -761,6 +766,15 @@ def only_life_years(span: str, sentence: str, question: str) -> bool:
     years = re.findall(r"\d{3,4}", span)
     in_lives = [year for match in _LIFE_SPAN.finditer(sentence) for year in match.groups()]
     return bool(years) and all(year in in_lives and sentence.count(year) == in_lives.count(year) for year in years)
+
+
+def _outside_the_country(answer: str, question: str) -> str:
+    """The country a "where in <country> ...?" question asks within, when the answer is another country ("New
+    Zealand" for "where in Canada did he settle?"): a place in it is asked, not a place elsewhere."""
+    within = re.search(r"\bwhere in ((?:[A-Z][\w'’-]*\s?)+)", question, re.IGNORECASE)
+    asked = countries_named(within.group(1).strip()) if within else frozenset()
+    named = countries_named(answer)
+    return within.group(1).strip() if within and asked and named and not named & asked else ""
 
 
 def a_person(name: str, read: tuple[str, ...]) -> bool:

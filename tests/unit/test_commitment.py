@@ -1508,10 +1508,12 @@ def test_an_entrys_bold_lead_in_names_what_its_sentences_are_about():
     assert subject(f"Places around Kesh.\n**Gull Rock** — a skerry. {stating}\n**Harl Fell** — the hill.") < 1.0
 
 
-def test_a_name_that_dies_or_is_buried_is_a_persons():
+def test_a_name_that_dies_is_buried_or_was_born_another_is_a_persons():
     assert a_person("Orla Venn", ("Lock House: where Orla Venn died in 1901.",))
     assert a_person("Orla Venn", ("Orla Venn was buried at Kesh.",))
     assert not a_person("Lock House", ("Lock House: where Orla Venn died in 1901.",))
+    assert a_person("Orla Lind", ("| Orla Lind (née Venn) | 1867–1941 | granddaughter |",))
+    assert a_person("Ivo Venn", ("| Ivo Venn | 1858–1934 | grandson; emigrated |",))
 
 
 def test_a_page_about_two_places_gives_the_other_ones_figure_to_the_other():
@@ -1528,3 +1530,10 @@ def test_a_name_given_in_italics_is_what_the_thing_is_called():
     stating = "A beam engine from Dace & Lomas of Harl was installed in 1856 and named *Old Meg*."
     fit, why = type_fit(chain("What name was given to the beam engine?", "Dace & Lomas of Harl", "name", stating))
     assert fit < 0.5 and "Old Meg" in why
+
+
+def test_where_in_a_country_is_not_answered_by_another_country():
+    stating = "His sister sailed for New Zealand in 1903 and settled near Kesh Bay."
+    fit, why = type_fit(chain("Where in Canada did Ivo Venn settle?", "New Zealand", "place", stating))
+    assert fit < 0.5 and "Canada" in why
+    assert type_fit(chain("Where in New Zealand did she settle?", "New Zealand", "place", stating))[0] == 1.0
