@@ -75,6 +75,8 @@ EXPLANATION = re.compile(
     r"heavy\b|hot\b|cold\b)\w+)"
 )
 NAMED_KINDS = frozenset({"person", "place", "name"})
+# where one of a sentence's joined clauses ends: a semicolon, or "and" after a comma or before a name
+JOINED_CLAUSES = re.compile(r";\s+|,\s+and\s+|\s+and\s+(?=[A-Z])")
 # a verb that hands its act to the infinitive after it: "who managed to save the cup?" asks who saved it
 CATENATIVES = frozenset("managed tried helped failed began started continued decided agreed refused offered attempted "
                         "volunteered arranged chose promised".split())
@@ -382,7 +384,9 @@ def _not_the_actor(chain: Chain) -> str:
                 and not CLAUSE_WORDS & set(words(re.split(r"[,;]", text[:match.start()])[-1]))]  # not "when it was"
         if done and not any(re.search(rf"\b{verb}\b[^.;]*?\bby\s+(?:[a-z]+\s+){{0,3}}[A-Z]", text) for verb in done):
             return said_act  # "the ledgers were found in the loft of X": found, by no one named
-        acting = [name_words(agent) for agent in roles(text, title).agents]
+        # the agent is read in the clause that tells the act: "Ivo Pell died; his nephew Ada Pell took over"
+        told = next((clause for clause in JOINED_CLAUSES.split(text) if any(map(is_act, words(clause)))), text)
+        acting = [name_words(agent) for agent in roles(told, title).agents]
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return said_act
     return ""

@@ -1537,3 +1537,11 @@ def test_where_in_a_country_is_not_answered_by_another_country():
     fit, why = type_fit(chain("Where in Canada did Ivo Venn settle?", "New Zealand", "place", stating))
     assert fit < 0.5 and "Canada" in why
     assert type_fit(chain("Where in New Zealand did she settle?", "New Zealand", "place", stating))[0] == 1.0
+
+
+def test_the_doer_is_read_in_the_clause_that_tells_the_act():
+    question = "Who took over the Kesh mill?"
+    later = "1897 – Ivo Pell dies; his niece Ada Pell takes over the Kesh mill."
+    assert type_fit(chain(question, "Ada Pell", "person", later))[0] == 1.0
+    other = "Ivo Pell took over the Kesh mill in 1897; his niece Ada Pell kept its books."
+    assert type_fit(chain(question, "Ada Pell", "person", other))[0] < 0.5
