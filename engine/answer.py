@@ -145,6 +145,7 @@ IDENTITY = re.compile(r"^[Ww]ho (?:is|was|are|were) (?:[A-Z][\w'’.-]*(?: |(?=\
 DEFINITION_WITHIN = re.compile(
     r"^what (?:is|are) an? (?!.*\b(?:of|for|by|that|which|who|whose|where|when)\b)[\w' -]{1,40} in [\w' -]{1,30}$"
 )
+RATE = re.compile(r"\b(?:every|per|each)\s+$", re.IGNORECASE)  # what a number after these counts is a rate's unit
 MIN_ANSWER_SCORE = 0.15
 KIND_FIT = 0.3  # how much more a name fits when the sources call it by the question's noun and all its modifiers
 TOP_SENTENCES = 40
@@ -488,7 +489,10 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
-                 if not any(start <= m.start() < end for start, end in dated)]  # "4" of "4 May 1931" is a date
+                 if not any(start <= m.start() < end for start, end in dated)  # "4" of "4 May 1931" is a date
+                 and not RATE.search(text, 0, m.start())  # "one privy to every three houses" is a rate, no count
+                 and not (text[m.start() - 1:m.start()] == "(" and text[m.end():m.end() + 1] == ")"
+                          and m.group(0).isdigit())]  # "Mill Row (1)" numbers an entry; "(3,677 seated)" counts
         if expected.direction == "money":
             return [span for span in found if span and a_sum(span, (text,))]
         if expected.direction == "measure":  # a measure is a number with its unit: "12 knots", not "12" nor "two"

@@ -452,3 +452,11 @@ def test_the_name_a_note_gives_the_post_asked_answers_who_holds_it() -> None:
     meeting = _source("Harl Parish Council — minutes, 8 June 2021",
                       "Present: Rhian Dace (chair of the Harl Players), Cllr Tomos Bell (Chair), Cllr Ada Pell.")
     assert find_answer("Who chairs Harl Parish Council?", [meeting]).short_answer == "Cllr Tomos Bell"
+
+
+def test_a_rate_and_a_bracketed_entry_number_count_nothing() -> None:
+    asked = expected_answer("How many houses stood in Mill Row?")
+    assert candidate_spans("One pump served every three houses in Mill Row.", asked) == []
+    assert candidate_spans("Mill Row (2): Ivo Marr, head, 41, and 5 lodgers.", asked) == ["41", "5"]
+    seats = candidate_spans("The hall holds 900 (640 seated).", expected_answer("How many can it seat?"))
+    assert any(span.startswith("640") for span in seats)  # a count in brackets with its noun still counts
