@@ -87,6 +87,7 @@ from satiate.tools.text import (
     claimable,
     clean_title,
     content_terms,
+    hedged,
     idf_weights,
     is_field,
     numbers,
@@ -158,6 +159,7 @@ TIE_HOPS = 2  # sentences at most that tie a name the question gives to the chai
 SLOT_FIT = 1.3  # a plain noun phrase the sentence puts where the question's "what" stands fits as a name does
 POST_FIT = 1.3  # a name the sentence gives the post asked, in brackets or apposition ("Ivo Marr (Clerk)"), fits best
 UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
+HEARSAY = 0.5  # a candidate only a hedged sentence gives ("it is said", "reportedly") weighs this much
 
 
 @dataclass(frozen=True)
@@ -759,6 +761,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             value = scored.score * (0.7 + 0.3 * closeness) * fit
             if names and not tied_to_question.setdefault(id(scored), _names_any(_evidence(scored), names)):
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
+            if hedged(scored.line.text):
+                value *= HEARSAY  # "it is said that ...": a rumour is weaker evidence than a plain statement
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])

@@ -92,7 +92,8 @@ _IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-
 HEDGES = re.compile(r"\b(?:claims?|claimed|reportedly|allegedly|rumou?rs?|no source|unconfirmed|unverified|is said to"
                     r"|according to an?|unknown|uncertain|unclear|not known|never found|no record|not sure|unsure"
                     r"|i think|i believe|i guess|possibly|perhaps|probably|maybe|wrongly|mistakenly|falsely"
-                    r"|erroneously|apparently|credits?\b[^.;]{0,80}?\bwith|credited with|attribut(?:es|ed) to)\b|\?")
+                    r"|erroneously|apparently|credits?\b[^.;]{0,80}?\bwith|credited with|attribut(?:es|ed) to"
+                    r"|it is said|the story goes|legend has it|family legend)\b|\?")
 
 
 def hedged(text: str) -> bool:

@@ -460,3 +460,9 @@ def test_a_rate_and_a_bracketed_entry_number_count_nothing() -> None:
     assert candidate_spans("Mill Row (2): Ivo Marr, head, 41, and 5 lodgers.", asked) == ["41", "5"]
     seats = candidate_spans("The hall holds 900 (640 seated).", expected_answer("How many can it seat?"))
     assert any(span.startswith("640") for span in seats)  # a count in brackets with its noun still counts
+
+
+def test_a_rumour_weighs_less_than_a_plain_statement() -> None:
+    rumour = _source("The Gull Rose — funding", "It is said that Ivo Marr paid for the Gull Rose with his winnings.")
+    record = _source("The Gull Rose — accounts", "Ada Pell paid for the Gull Rose from her late husband's legacy.")
+    assert find_answer("Who paid for the Gull Rose?", [rumour, record]).short_answer == "Ada Pell"

@@ -151,4 +151,6 @@ def test_a_statement_reporting_anothers_credit_or_hearsay_is_hedged() -> None:
     assert hedged("The 2004 guidebook credits Ivo Marr with building the lock-keeper's cottage.")
     assert hedged("He is credited with the first survey of the fen.")
     assert hedged("Apparently the lock was rebuilt twice.")
+    assert hedged("It is said that Ivo Marr paid for the lock with his winnings.")
+    assert hedged("Family legend says Ivo Marr built it.")
     assert not hedged("Ivo Marr built the lock-keeper's cottage in 1822, with stone from Kesh.")
