@@ -726,7 +726,7 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if not life_field and (any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names)
                            or not names and asked & stems_of(" ".join(stating))):
         return True
-    # an entry's bold lead-in names what each of its sentences is about ("**Tolley Beacon** — ... The mast (30 m)")
+    # an entry's bold lead-in names what each of its sentences is about ("**Harl Fell** — ... The mast (30 m)")
     entries = [lead_in(text, page) for text in chain.stating for page in chain.read if text in page]
     if not life_field and any(mentioned(name, [entry]) for entry in entries if entry for name in names):
         return True

@@ -773,8 +773,8 @@ def only_life_years(span: str, sentence: str, question: str) -> bool:
 
 
 def _outside_the_country(answer: str, question: str) -> str:
-    """The country a "where in <country> ...?" question asks within, when the answer is another country ("New
-    Zealand" for "where in Canada did he settle?"): a place in it is asked, not a place elsewhere."""
+    """The country a "where in <country> ...?" question asks within, when the answer is another country ("Chile"
+    for "where in Norway did he settle?"): a place in it is asked, not a place elsewhere."""
     within = re.search(r"\bwhere in ((?:[A-Z][\w'’-]*\s?)+)", question, re.IGNORECASE)
     asked = countries_named(within.group(1).strip()) if within else frozenset()
     named = countries_named(answer)

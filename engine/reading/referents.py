@@ -37,7 +37,7 @@ OPENING_PREPOSITIONS = frozenset("in on at after before during from until by".sp
 ADVERBIAL_REACH = 8  # words of an opening phrase of time or place read for the subject pronoun after it
 PAGE_OPENING = 3  # sentences at a page's start that say what its subject is
 # a list item's label and what follows it: "- **'Gull Rose'**: a sloop. It was ...", "1. Tarrow Mill — built ..."
-LEAD_IN = re.compile(r"^\s*(?:[-*+•]\s+)?\*\*(?P<label>[^*\n]{2,80})\*\*")  # "**Tolley Beacon** — ..."
+LEAD_IN = re.compile(r"^\s*(?:[-*+•]\s+)?\*\*(?P<label>[^*\n]{2,80})\*\*")  # "**Harl Fell** — ..."
 ITEM_LABEL = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<label>[^:—–\n]{2,80}?)\s*(?::|—|–|\s-)\s")
 ITEM_OPENERS = frozenset({"it", "its"})  # what stands for one thing: the item's label, not a list page's title
 PLURAL_PRONOUNS = frozenset({"they", "their"})  # they stand for several, never for one thing the page calls "it"
@@ -107,7 +107,7 @@ def item_label(text: str, page: str) -> str:
 
 
 def lead_in(text: str, page: str) -> str:
-    """The bold lead-in that opens the paragraph or list item a sentence stands in ("**Tolley Beacon** — the hill
+    """The bold lead-in that opens the paragraph or list item a sentence stands in ("**Harl Fell** — the hill
     above Kesh. The mast (30 metres) ..."): what the entry, and so each of its sentences, is about. Empty when the
     sentence's line opens on none."""
     at = page.find(text)

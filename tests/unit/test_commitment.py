@@ -1454,12 +1454,12 @@ def test_a_thing_the_question_gives_one_owner_is_not_told_by_a_sentence_giving_i
     assert verdict.confidence < 0.8 and "Lintwell" in verdict.explanation()
     own = "Corvane's phone app was retired in June 2020, after two quiet years."
     assert assess(chain(question, "June 2020", "date", own)).confidence == 1.0
-    field = "Retired: June 2020. Quiet-mode phone app for freelancers."  # capitalised only at a line's start
+    field = "Retired: June 2020. Quiet-mode phone app for tutors."  # capitalised only at a line's start
     assert "Quiet-mode" not in assess(chain(question, "June 2020", "date", field)).explanation()
 
 
 def test_the_name_opening_a_relative_clause_on_the_thing_is_the_agent_of_its_act():
-    commissioned = "In 2012 the boiler Old Grunwald made way for a new one, which Ottoline Brisk commissioned on 3 May."
+    commissioned = "In 2012 the boiler Old Grunwald gave way to a new one, which Ottoline Brisk commissioned on 3 May."
     question = "Who commissioned the new boiler in 2012?"
     assert type_fit(chain(question, "Ottoline Brisk", "person", commissioned))[0] == 1.0
     repaired = "Ada Renn commissioned the new boiler in 2012, which Ottoline Brisk later repaired."
@@ -1470,78 +1470,78 @@ def test_a_life_field_on_a_persons_page_answers_for_the_one_a_hop_ties_to_the_qu
     question = "Where was the founder of Hennaford Radio born?"
 
     def subject(hop: str) -> float:
-        return assess(chain(question, "Pellow Cove", "place", "Born: 1931, Pellow Cove",
-                            ("Born: 1931, Pellow Cove", hop, "Mirren Sollis (1931–2004) taught at Kesh."),
+        return assess(chain(question, "Pellow Quay", "place", "Born: 1931, Pellow Quay",
+                            ("Born: 1931, Pellow Quay", hop, "Mirren Sollis (1931–2004) piloted ferries."),
                             answer_pages=("Mirren Sollis (1931–2004)",),
                             hops=(hop,), hop_pages=("Hennaford Radio — notes",))).factors["subject"]
-    assert subject("Founder: Mirren Sollis, retired teacher") == 1.0
-    assert subject("Treasurer: Mirren Sollis, retired teacher") < 1.0
+    assert subject("Founder: Mirren Sollis, a ferry pilot") == 1.0
+    assert subject("Treasurer: Mirren Sollis, a ferry pilot") < 1.0
 
 
 def test_a_spouse_is_stated_by_the_marriage():
     question = "Who was Mirren Sollis's husband?"
     later = "Her husband kept the Kesh light for thirty years."  # the sources use the word: the chain must say it
-    wed = "Mirren Sollis wed Ivo Tramm in June 1955 at Kesh."
+    wed = "Mirren Sollis wed Ivo Tramm in May 1955 at Kesh."
     assert assess(chain(question, "Ivo Tramm", "person", wed, (wed, later))).confidence == 1.0
-    met = "Mirren Sollis met Ivo Tramm in June 1955 at Kesh."
+    met = "Mirren Sollis met Ivo Tramm in May 1955 at Kesh."
     assert assess(chain(question, "Ivo Tramm", "person", met, (met, later))).confidence < 0.8
 
 
 def test_a_credit_another_source_read_denies_is_not_committed():
     question = "Who wrote the Kesh tide tables?"
     credit = "A 1990 pamphlet credits Oda Venn with writing the Kesh tide tables."
-    denial = "Oda did not write the tide tables; her brother Ivo did, from their father's logs."
+    denial = "Oda never wrote the tide tables, whatever the pamphlet says: they were her brother Ivo's work."
     verdict = assess(chain(question, "Oda Venn", "person", credit, (credit, denial)))
     assert verdict.factors["type"] == 0.0 and "denies" in verdict.explanation()
-    other = "Oda did not write the almanac; her brother Ivo did."
+    other = "Oda never wrote the almanac, whatever the pamphlet says."
     assert assess(chain(question, "Oda Venn", "person", credit, (credit, other))).factors["type"] == 1.0
 
 
 def test_an_entrys_bold_lead_in_names_what_its_sentences_are_about():
-    question = "How tall is the mast on Harl Fell?"
-    stating = "The mast (30 metres) and the hut."
+    question = "How tall is the beacon tower on Harl Fell?"
+    stating = "The beacon tower (18 metres) and its store."
 
     def subject(page: str) -> float:
-        return assess(chain(question, "30 metres", "number", stating, (page,),
+        return assess(chain(question, "18 metres", "number", stating, (page,),
                             answer_pages=("Places around Kesh",))).factors["subject"]
     assert subject(f"Places around Kesh.\n**Harl Fell** — a hill above Kesh. {stating}\n**Gull Rock** — a rock.") == 1.0
     assert subject(f"Places around Kesh.\n**Gull Rock** — a skerry. {stating}\n**Harl Fell** — the hill.") < 1.0
 
 
 def test_a_name_that_dies_is_buried_or_was_born_another_is_a_persons():
-    assert a_person("Orla Venn", ("Lock House: where Orla Venn died in 1901.",))
+    assert a_person("Orla Venn", ("Weir House: where Orla Venn died in 1901.",))
     assert a_person("Orla Venn", ("Orla Venn was buried at Kesh.",))
-    assert not a_person("Lock House", ("Lock House: where Orla Venn died in 1901.",))
-    assert a_person("Orla Lind", ("| Orla Lind (née Venn) | 1867–1941 | granddaughter |",))
-    assert a_person("Ivo Venn", ("| Ivo Venn | 1858–1934 | grandson; emigrated |",))
+    assert not a_person("Weir House", ("Weir House: where Orla Venn died in 1901.",))
+    assert a_person("Orla Lind", ("| Orla Lind (née Venn) | 1872–1950 | niece |",))
+    assert a_person("Ivo Venn", ("| Ivo Venn | 1861–1929 | cousin; a cooper |",))
 
 
 def test_a_page_about_two_places_gives_the_other_ones_figure_to_the_other():
-    question = "How many people lived in Kesh at the 1871 census?"
+    question = "How many people lived in Kesh at the 1881 census?"
 
     def subject(stating: str) -> float:
-        return assess(chain(question, "412", "number", stating,
-                            answer_pages=("The two villages: Kesh and Orren",))).factors["subject"]
-    assert subject("Population of Orren in 1871: 412 (census table).") < 1.0
-    assert subject("Population of Kesh in 1871: 412 (census table).") == 1.0
+        return assess(chain(question, "530", "number", stating,
+                            answer_pages=("Notes on Kesh and Orren",))).factors["subject"]
+    assert subject("Orren in 1881: 530 souls (census abstract).") < 1.0
+    assert subject("Kesh in 1881: 530 souls (census abstract).") == 1.0
 
 
 def test_a_name_given_in_italics_is_what_the_thing_is_called():
-    stating = "A beam engine from Dace & Lomas of Harl was installed in 1856 and named *Old Meg*."
-    fit, why = type_fit(chain("What name was given to the beam engine?", "Dace & Lomas of Harl", "name", stating))
+    stating = "A beam engine from Dace & Pyke of Harl went in during 1862 and was named *Old Meg*."
+    fit, why = type_fit(chain("What name was given to the beam engine?", "Dace & Pyke of Harl", "name", stating))
     assert fit < 0.5 and "Old Meg" in why
 
 
 def test_where_in_a_country_is_not_answered_by_another_country():
-    stating = "His sister sailed for New Zealand in 1903 and settled near Kesh Bay."
-    fit, why = type_fit(chain("Where in Canada did Ivo Venn settle?", "New Zealand", "place", stating))
-    assert fit < 0.5 and "Canada" in why
-    assert type_fit(chain("Where in New Zealand did she settle?", "New Zealand", "place", stating))[0] == 1.0
+    stating = "His sister sailed for Chile in 1903 and settled near Kesh Bay."
+    fit, why = type_fit(chain("Where in Norway did Ivo Venn settle?", "Chile", "place", stating))
+    assert fit < 0.5 and "Norway" in why
+    assert type_fit(chain("Where in Chile did she settle?", "Chile", "place", stating))[0] == 1.0
 
 
 def test_the_doer_is_read_in_the_clause_that_tells_the_act():
     question = "Who took over the Kesh mill?"
-    later = "1897 – Ivo Pell dies; his niece Ada Pell takes over the Kesh mill."
+    later = "1904 – Ivo Pell dies; his niece Ada Pell takes over the Kesh mill."
     assert type_fit(chain(question, "Ada Pell", "person", later))[0] == 1.0
     other = "Ivo Pell took over the Kesh mill in 1897; his niece Ada Pell kept its books."
     assert type_fit(chain(question, "Ada Pell", "person", other))[0] < 0.5

@@ -424,7 +424,7 @@ def test_they_never_stands_for_the_one_thing_a_page_calls_it() -> None:
 
 def test_a_measure_has_its_unit_and_a_count_in_words_alone_is_none() -> None:
     asked = expected_answer("How tall is the beacon on Harl Fell?")
-    text = "Ivo Marr kept the beacon lit for two decades; it stands 18 metres, and the old one stood Two."
+    text = "Ivo Marr and two others kept the beacon lit; it stands 18 metres, and the old one stood Two."
     assert candidate_spans(text, asked) == ["18 metres"]
     assert candidate_spans("The lowest reading there was -4°C.", asked) == ["-4°C"]
 
@@ -432,21 +432,21 @@ def test_a_measure_has_its_unit_and_a_count_in_words_alone_is_none() -> None:
 def test_how_much_of_an_act_of_paying_asks_a_sum_of_money() -> None:
     asked = expected_answer("How much did Ada Pell pay for the Kesh boatyard?")
     assert asked.direction == "money"
-    text = "She bought the four-berth Kesh boatyard for about £2,400 in 1911 from two brothers."
-    assert candidate_spans(text, asked) == ["about £2,400"]
+    text = "She bought the three-berth Kesh boatyard for about £2,150 in 1911 from two brothers."
+    assert candidate_spans(text, asked) == ["about £2,150"]
     assert expected_answer("How much rain fell on Kesh in 1911?").direction == ""  # not an act of paying
 
 
 def test_a_markdown_links_target_is_no_text() -> None:
     asked = expected_answer("How many cottages did the Kesh works build?")
-    text = "The works built twelve cottages (see [the cottages](cottages-1881-12.md))."
-    assert candidate_spans(text, asked) == ["twelve"]
+    text = "The works built nine cottages (see [the cottages](cottages-1890-09.md))."
+    assert candidate_spans(text, asked) == ["nine"]
 
 
 def test_the_name_a_note_gives_the_post_asked_answers_who_holds_it() -> None:
     minutes = _source("Harl Parish Council — minutes, 4 May 2021",
-                      "In attendance: Orla Venn (Treasurer); Ivo Marr (Clerk); Ada Pell (Harl Players); two members "
-                      "of the public.")
+                      "Present: Orla Venn (Treasurer), Ivo Marr (Clerk), Ada Pell (Harl Players) and a reporter "
+                      "from the Kesh paper.")
     assert find_answer("Who is the clerk to Harl Parish Council?", [minutes]).short_answer == "Ivo Marr"
     assert find_answer("Who is the treasurer of Harl Parish Council?", [minutes]).short_answer == "Orla Venn"
     meeting = _source("Harl Parish Council — minutes, 8 June 2021",
@@ -456,13 +456,13 @@ def test_the_name_a_note_gives_the_post_asked_answers_who_holds_it() -> None:
 
 def test_a_rate_and_a_bracketed_entry_number_count_nothing() -> None:
     asked = expected_answer("How many houses stood in Mill Row?")
-    assert candidate_spans("One pump served every three houses in Mill Row.", asked) == []
+    assert candidate_spans("One pump served every four houses in Mill Row.", asked) == []
     assert candidate_spans("Mill Row (2): Ivo Marr, head, 41, and 5 lodgers.", asked) == ["41", "5"]
     seats = candidate_spans("The hall holds 900 (640 seated).", expected_answer("How many can it seat?"))
     assert any(span.startswith("640") for span in seats)  # a count in brackets with its noun still counts
 
 
 def test_a_rumour_weighs_less_than_a_plain_statement() -> None:
-    rumour = _source("The Gull Rose — funding", "It is said that Ivo Marr paid for the Gull Rose with his winnings.")
-    record = _source("The Gull Rose — accounts", "Ada Pell paid for the Gull Rose from her late husband's legacy.")
+    rumour = _source("The Gull Rose — funding", "It is said that Ivo Marr paid for the Gull Rose after a card game.")
+    record = _source("The Gull Rose — accounts", "Ada Pell paid for the Gull Rose out of the harbour fund.")
     assert find_answer("Who paid for the Gull Rose?", [rumour, record]).short_answer == "Ada Pell"
