@@ -494,7 +494,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
                  if not any(start <= m.start() < end for start, end in dated)  # "4" of "4 May 1931" is a date
                  and not RATE.search(text, 0, m.start())  # "one privy to every three houses" is a rate, no count
                  and not (text[m.start() - 1:m.start()] == "(" and text[m.end():m.end() + 1] == ")"
-                          and m.group(0).isdigit())]  # "Mill Row (1)" numbers an entry; "(3,677 seated)" counts
+                          and m.group(0).isdigit())]  # "Mill Row (1)" numbers an entry; "(640 seated)" counts
         if expected.direction == "money":
             return [span for span in found if span and a_sum(span, (text,))]
         if expected.direction == "measure":  # a measure is a number with its unit: "12 knots", not "12" nor "two"
