@@ -215,7 +215,7 @@ def expected_answer(question: str) -> Expected:
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
     if asked_form(question) == "measure":  # "at what temperature ...?", "how tall ...?": a number with its unit
         return Expected("number", (), "measure")
-    if any(cue in lowered for cue in COUNT_CUES):  # "how much did she pay?": a sum of money, not "a four-person firm"
+    if any(cue in lowered for cue in COUNT_CUES):  # "how much did she pay?": a sum of money, not "a three-berth yard"
         return Expected("number", (), "money" if asks_for_money(question) else "")
     if asked_form(question) == "version":  # "which release dropped it?": a version number names it
         return Expected("name", (), "version")
@@ -492,7 +492,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         dated = [m.span() for m in _DATE.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)  # "4" of "4 May 1931" is a date
-                 and not RATE.search(text, 0, m.start())  # "one privy to every three houses" is a rate, no count
+                 and not RATE.search(text, 0, m.start())  # "one pump to every four houses" is a rate, no count
                  and not (text[m.start() - 1:m.start()] == "(" and text[m.end():m.end() + 1] == ")"
                           and m.group(0).isdigit())]  # "Mill Row (1)" numbers an entry; "(640 seated)" counts
         if expected.direction == "money":

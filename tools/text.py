@@ -57,7 +57,8 @@ _FIELD_LINE = re.compile(rf"^{FIELD_LABEL}\s.*$", re.MULTILINE)
 COUNT_WORD = ("(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
               "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 WIKI_LINK = re.compile(r"\[\[[^\[\]\n]{1,200}\]\]")  # a notes app's link to another note: "[[ada-pell]]"
-# a Markdown link's target: "[the sale](sale-1881-03.md)" shows "the sale"; the file name or address is no text
+# a Markdown link's target: "[the cottages](cottages-1890-09.md)" shows "the cottages"; the file name or address
+# is no text
 MARKDOWN_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]{1,300}\)")
 YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")  # a year as notes and pages write it: 1066 to 2099
 # a stretch of years a sentence gives: "1868–80", "from 1868 to 1880", "between 1898 and 1910", "1870-1875"

@@ -213,7 +213,7 @@ def _owned_otherwise(chain: Chain) -> str:
 
 def _gives_noun(span: str, noun: str, text: str, read: tuple[str, ...]) -> bool:
     """The name owns the noun in the text: it ends in it ("the Orren Library"), or stands before it as an owner
-    ("Orren's app", "the Orren app"). A word no text capitalises inside a sentence ("Offline-first desktop app") is
+    ("Orren's app", "the Orren app"). A word no text capitalises inside a sentence ("Quiet-mode phone app") is
     no name and owns nothing."""
     if span.lower().endswith(f" {noun.lower()}"):
         return True
@@ -225,9 +225,9 @@ def _gives_noun(span: str, noun: str, text: str, read: tuple[str, ...]) -> bool:
 
 
 def _denied_elsewhere(chain: Chain, relation: set[str]) -> str:
-    """A sentence of a page read that denies the person the act asked on the thing asked ("Ada did not write the
-    parser; Ivo did"), naming them in full or by one of their names: one source's credit does not settle what
-    another denies. Denying another act, or the act on another thing, denies nothing asked."""
+    """A sentence of a page read that denies the person the act asked on the thing asked ("Oda never wrote the
+    tide tables: they were Ivo's work"), naming them in full or by one of their names: one source's credit does not
+    settle what another denies. Denying another act, or the act on another thing, denies nothing asked."""
     acts = {stem(word) for word in content_terms(chain.question) if verb_shaped(word) or word in IRREGULAR_PASTS}
     things = relation - acts
     if not acts & relation or not things:
@@ -687,8 +687,8 @@ def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> 
 
 
 def _picks_the_other(chain: Chain, names: list[str]) -> bool:
-    """The answer's page is about the question's thing and another ("The two villages: Kesh and Orren"), and every
-    sentence stating the answer names the other one and not the question's ("Population of Orren in 1871: 412"): the
+    """The answer's page is about the question's thing and another ("Notes on Kesh and Orren"), and every
+    sentence stating the answer names the other one and not the question's ("Orren in 1881: 530 souls"): the
     figure is the other's, whatever the page's title says."""
     if not names or not chain.stating:
         return False
@@ -726,7 +726,7 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if not life_field and (any(mentioned(name, list(chain.stating) if name in labels else stating) for name in names)
                            or not names and asked & stems_of(" ".join(stating))):
         return True
-    # an entry's bold lead-in names what each of its sentences is about ("**Harl Fell** — ... The mast (30 m)")
+    # an entry's bold lead-in names what each of its sentences is about ("**Harl Fell** — ... The beacon tower (18 m)")
     entries = [lead_in(text, page) for text in chain.stating for page in chain.read if text in page]
     if not life_field and any(mentioned(name, [entry]) for entry in entries if entry for name in names):
         return True

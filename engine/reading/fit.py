@@ -110,7 +110,7 @@ ASKS_FOR_A_NAME = re.compile(r"\b(?:called|(?:re)?named|name|known as|nickname|t
 LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+born\b|,\s+born\b|" \
     r"\s+(?:died|passed away|was baptised|was baptized|was buried)\b|" \
     r"\s*\((?:née|nee)\s|\s*\|\s*\d{3,4}\s*[–-]\s*\d{3,4}\b"  # "where Ada Marr died", "Ada Lind (née Marr)", a
-# table's "| Ada Marr | 1858–1934 |": only people die, marry into a name, or have the years of a life
+# table's "| Ada Marr | 1861–1929 |": only people die, marry into a name, or have the years of a life
 # "Ada Pell (1878–1960)": the years of a life, said of nothing else the sentence tells
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())

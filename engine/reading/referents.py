@@ -108,8 +108,8 @@ def item_label(text: str, page: str) -> str:
 
 def lead_in(text: str, page: str) -> str:
     """The bold lead-in that opens the paragraph or list item a sentence stands in ("**Harl Fell** — the hill
-    above Kesh. The mast (30 metres) ..."): what the entry, and so each of its sentences, is about. Empty when the
-    sentence's line opens on none."""
+    above Kesh. The beacon tower (18 metres) ..."): what the entry, and so each of its sentences, is about. Empty
+    when the sentence's line opens on none."""
     at = page.find(text)
     if at < 0:
         return ""
