@@ -30,6 +30,7 @@ from satiate.engine.reading.fit import (
     article_share,
     asked_acts,
     done_by,
+    initials_of,
     is_alias,
     on_the_converse_side,
     only_a_reference,
@@ -53,7 +54,7 @@ from satiate.engine.reading.kinds import (
     kind_share,
 )
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
-from satiate.engine.reading.names import name_spans
+from satiate.engine.reading.names import abbreviation, name_spans
 from satiate.engine.reading.referents import (
     ITEM_OPENERS,
     PERSONAL_PRONOUNS,
@@ -62,6 +63,7 @@ from satiate.engine.reading.referents import (
     a_thing_page,
     item_label,
     referent,
+    section_subject,
     subject_word,
     with_subject,
 )
@@ -75,6 +77,7 @@ from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
     AUXILIARIES,
     COUNT_WORD,
+    DECADE,
     DOTTED_NUMBER,
     MARKDOWN_LINK_TARGET,
     MONTHS,
@@ -84,6 +87,7 @@ from satiate.tools.text import (
     VERSION,
     WH_WORDS,
     WIKI_LINK,
+    YEAR,
     claimable,
     clean_title,
     content_terms,
@@ -124,10 +128,13 @@ _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
 # no count: "one of the men")
 _COUNT_IN_WORDS = rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b"
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing, and a number joined to a
-# word or a slash ("box KSH/7", "form B12") is part of a label.
+# word, a slash or a hyphen ("box KSH/7", "form B12", "item K-31") is part of a label, as is one after a one-letter
+# abbreviation or "No." ("p.9", "p. 12", "No. 4": a page or an entry of a reference) and one written with a leading
+# zero ("007": a count is never padded).
 _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
-    rf"(?:(?<![\w-])[-−](?=\d))?(?:(?<![\w/])[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
+    rf"(?:(?<![\w-])[-−](?=\d))?(?:(?<![\w/])(?<![A-Za-z]-)(?!0\d)(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]\. )"
+    rf"(?<!\b[Nn]o\.)(?<!\b[Nn]o\. )(?<!\bpp\.)(?<!\bpp\. )[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
@@ -159,6 +166,7 @@ TIE_HOPS = 2  # sentences at most that tie a name the question gives to the chai
 SLOT_FIT = 1.3  # a plain noun phrase the sentence puts where the question's "what" stands fits as a name does
 POST_FIT = 1.3  # a name the sentence gives the post asked, in brackets or apposition ("Ivo Marr (Clerk)"), fits best
 UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
+UNDATED = 0.5  # a count asked of a year, given by a sentence and page that do not give that year, weighs this much
 HEARSAY = 0.5  # a candidate only a hedged sentence gives ("it is said", "reportedly") weighs this much
 
 
@@ -197,8 +205,9 @@ class Found:
 # --- the question --------------------------------------------------------------------------------------------------
 def expected_answer(question: str) -> Expected:
     """The kind of answer the question's wording asks for (who/when/where/how many/which X or Y/yes-no). A question
-    set after what it builds on ("The ferry was named after a woman; who was her husband?") asks by its last clause."""
-    last_clause = re.split(r"[;:]\s+", question.strip())[-1]
+    set after what it builds on ("The ferry was named after a woman; who was her husband?", "They say Ada built it.
+    Who really did?") asks by its last clause."""
+    last_clause = re.split(r"[;:]\s+|(?<=[.!])\s+(?=[A-Z])", question.strip())[-1]
     if last_clause != question.strip() and words(last_clause)[:1] and words(last_clause)[0] in WH_WORDS:
         question = last_clause
     lowered = " ".join(words(question))
@@ -215,7 +224,10 @@ def expected_answer(question: str) -> Expected:
         return Expected("yes_no", pair, "same" if cue_words & SAME_CUES else direction)
     if asked_form(question) == "measure":  # "at what temperature ...?", "how tall ...?": a number with its unit
         return Expected("number", (), "measure")
-    if any(cue in lowered for cue in COUNT_CUES):  # "how much did she pay?": a sum of money, not "a three-berth yard"
+    if asked_form(question) == "quantity" and not asks_for_money(question):  # "what share of ...?": a number
+        return Expected("number")
+    if any(cue in lowered for cue in COUNT_CUES) or asks_for_money(question):  # "how much did she pay?", "what did
+        # they pay for it?": a sum of money, not "a three-berth yard"
         return Expected("number", (), "money" if asks_for_money(question) else "")
     if asked_form(question) == "version":  # "which release dropped it?": a version number names it
         return Expected("name", (), "version")
@@ -485,8 +497,8 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "period":  # "during what years?": a start and an end, never one date alone
             return list(dict.fromkeys(m.group(0) for m in _PERIOD.finditer(text)))
-        if expected.direction == "year":  # "in what year ...?" asks for the year, not the day
-            return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans))  # each span has one
+        if expected.direction == "year":  # "in what year ...?" asks for the year, not the day (nor a decade's "1820s")
+            return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans if not DECADE.fullmatch(span)))
         return spans
     if kind == "number":
         dated = [m.span() for m in _DATE.finditer(text)]
@@ -651,10 +663,14 @@ def forget_readings() -> None:
 def _reading(question: str, sources: tuple[_Keyed, ...]) -> Reading:
     pool = readable_lines([keyed.source for keyed in sources])
     common = common_words(pool)
-    # the subject each page's title names, once per page (``with_page_subject`` reads it for every sentence)
+    # the subject each page's title names, once per page (``with_page_subject`` reads it for every sentence); a
+    # section that a name heads speaks of that name
     subjects = {title: (name_spans(clean_title(title), common) or [""])[0]
                 for title in {line.source["title"] for line in pool}}
-    pool = [with_page_subject(line, subjects[line.source["title"]], common) for line in pool]
+    sections = {id(source): section_subject(source["text"], source["title"], common)
+                for source in {id(line.source): line.source for line in pool}.values()}
+    pool = [with_page_subject(line, sections[id(line.source)] or subjects[line.source["title"]], common)
+            for line in pool]
     return Reading(pool, common, score_lines(question, pool, common))
 
 
@@ -691,6 +707,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     naming = bool(ASKS_FOR_A_NAME.search(question.lower()))  # "what was the meadow called?"
     names = tuple(question_names(question))
     counted = counted_noun(question)
+    counted_years = YEAR.findall(question) if expected.kind == "number" else []  # "how many ... in 1998?"
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     who_act = who_did_act(question) if expected.kind == "person" else ""
     held = _post_beside(question) if expected.kind == "person" else None
@@ -728,6 +745,10 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                     expected.kind != "number" and expected.direction != "version" and head not in ADJECTIVE_HEADS
                     and _modifier(span, scored.line.text)):
                 continue
+            if initials_of(span, question) or initials_of(span, scored.line.text, capitalised=True) or \
+                    expected.kind == "person" and abbreviation(span):
+                continue  # "OB" for "the old bridge": the question's own subject, or the words its sentence
+                # shortens ("the Old Bridge (OB)"); "AP", "CFO": no person's name
             if expected.kind == "date" and only_life_years(span, scored.line.text, question):
                 continue  # "Ada Pell (1878–1960) founded it in 1919": 1960 dates her life, not the founding
             if years and not any(year in span for year in years):
@@ -763,6 +784,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
             if hedged(scored.line.text):
                 value *= HEARSAY  # "it is said that ...": a rumour is weaker evidence than a plain statement
+            if counted_years and not any(year in scored.line.text or year in scored.line.source["title"]
+                                         for year in counted_years):
+                value *= UNDATED  # "how many were mended in 1998?": a count of another time counts something else
             if value > best_value.get(key, 0.0):
                 best_value[key], carriers[key], shown[key] = value, scored, span
             sources_of[key].add(scored.line.source["key"])

@@ -387,6 +387,9 @@ LISTING_NAMES = 3  # a sentence naming this many is a flattened table of attribu
 _PARENTHESES = re.compile(r"\([^()]*\)")
 
 
+# "OB = old bridge": an abbreviation and what it stands for, as a legend lists them
+LEGEND_ITEM = re.compile(r"(?:^|[,;:(]\s*)[\w.&'’-]{1,12}\s+=\s+[^,;=]+")  # spaced, unlike code's "maxsize=128"
+LEGEND_ITEMS = 2  # a sentence of this many such pairs is a legend
 # "Builder: Ada Pell." or "Opened: 1868": a short label, a colon, then a value that holds a name or a number
 _FIELD = re.compile(rf"^{FIELD_LABEL}\s+(?=.*(?:\b[A-Z]|\d))\S.*$")
 
@@ -399,7 +402,10 @@ def is_field(sentence: str) -> bool:
 
 
 def claimable(sentence: str, max_chars: int = 600) -> bool:
-    """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading or markup."""
+    """A sentence that can stand as a claim: prose of sensible length, not code, a table row, a heading, markup or a
+    legend of abbreviations ("OB = old bridge, AP = Ada Pell": it says what letters stand for, and nothing of them)."""
+    if len(LEGEND_ITEM.findall(sentence)) >= LEGEND_ITEMS:
+        return False
     if is_field(sentence) and len(sentence) <= max_chars and "```" not in sentence:
         return instruction_like(sentence) is None  # a labelled field states its value however short ("Opened: 1868")
     if not 20 <= len(sentence) <= max_chars:

@@ -120,6 +120,9 @@ VERSION_WORDS = frozenset("original former later".split())  # which version of a
 # "at the time the hut burned down", "in the year the dam was finished": a clause that dates the answer by an event
 TIMED_BY = re.compile(r"\b(?:(?:at|by|in|on) the (?:time|year|day|month|week|season)|when|while)"
                       r" (?:that |when )?(?P<clause>.+)$", re.IGNORECASE)
+# a stretch of time counted whole: "for a whole winter", "its first full season"
+WHOLE_STRETCH = re.compile(r"\b(?P<stretch>(?:full|whole|entire|complete) (?:year|season|summer|winter|spring|autumn|"
+                           r"month|week|day|term|decade|run)s?)\b", re.IGNORECASE)
 RANKS = frozenset(ORDINALS) | VERSION_WORDS  # words that single out one of several things of a kind
 OWNERS = ARTICLES | frozenset("its his her their".split())  # what opens the noun phrase a rank is set in
 OWNED_BY_A_PRONOUN = re.compile(rf"\b(?i:{'|'.join(sorted(POSSESSIVES))}) [a-z][\w-]*(?=,? (?:(?:was|is) )?$)")
@@ -177,10 +180,13 @@ def _placed_elsewhere(chain: Chain) -> str:
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page in chain.answer_pages]
     texts = list(chain.stating) + list(chain.answer_pages) + own_page
     for name in name_spans(chain.question):
-        placed = re.search(rf"\bthe\s+([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b", chain.question)
+        # the noun may have words before it ("the old stone chapel in Kesh")
+        placed = re.search(rf"\bthe\s+(?:[\w-]+\s+){{0,2}}?([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b",
+                           chain.question)
         if not placed:
             continue
-        if not any(states(stem(placed.group(1)), stems_of(text)) for text in chain.stating):
+        # a field on the thing's own page ("Opened: 1852" on "Tabor chapel, Orren") speaks of what the title names
+        if not any(states(stem(placed.group(1)), stems_of(text)) for text in chain.stating + chain.answer_pages):
             # the sentence stating the answer tells of no such thing: it is the bridge ("the man who designed the
             # viaduct at Kesh"), which the hops tie to the answer, so they and their pages may place it
             texts += list(chain.hops) + list(chain.hop_pages)
@@ -323,6 +329,11 @@ def assess(chain: Chain) -> Commitment:
     # kind is read from how the sources use its name (``fit``); a thing's only from the noun.
     if chain.kind == "name" and (kind_stems & asked) - covered - {stem(noun) for noun in ADJECTIVE_HEADS}:
         share = min(share, NO_RELATION_SHARE)
+    # ... and the noun is read as that noun: "building" is not said by "build server", though both stem to "build"
+    elif chain.kind == "name" and any(noun not in ADJECTIVE_HEADS and stem(noun) in asked - said_of_answer and not any(
+            _writes_noun(noun, text) for text in chain_texts)
+            for noun in asked_noun if stem(noun) != noun):
+        share = min(share, NO_RELATION_SHARE)
     if kind_noun in covered and kind_noun not in said_of_answer and not any(
             states(kind_noun, said_in(text)) for text in chain.stating + chain.answer_pages):
         share = min(share, NO_RELATION_SHARE)
@@ -359,6 +370,7 @@ def assess(chain: Chain) -> Commitment:
     version, thing = _version_unsaid(chain, saying) or _placed_elsewhere(chain), _thing_acted_on(chain, saying)
     event, other_thing = _event_unstated(chain, said), _set_on_another(chain, saying)
     year = _year_unstated(chain)
+    stretch = _first_of_a_stretch(chain, saying)
     hop_date = _dated_by_a_hop(chain, acts)
     naming_unsaid = bool(ASKS_NAMESAKE.search(chain.question)) and not any(NAMING.search(text) for text in saying)
     number_unsaid = next((number for number in numbers if number not in unread and not any(
@@ -372,6 +384,8 @@ def assess(chain: Chain) -> Commitment:
                      f"the sentence stating '{answer}' says '{other_thing.split()[0]}' of something else, not of the "
                      f"{other_thing}" if other_thing else "",
                      f"the cited sentences do not place it in {year}" if year else "",
+                     f"the sentence stating '{answer}' counts the first {stretch}, not the first time" if stretch
+                     else "",
                      f"a hop sentence itself dates the act asked ({hop_date}), not the page it leads to" if hop_date
                      else "",
                      f"the sentence stating '{answer}' does not call them the {post_unsaid}" if post_unsaid else "",
@@ -424,6 +438,15 @@ def assess(chain: Chain) -> Commitment:
     established = [f"'{name}'" for name in found][:3] + [
         f"the hop through '{page}'" for page in chain.hop_pages[:1] if page not in names]
     return Commitment(confidence=round(confidence, 4), established=established, missing=missing, factors=factors)
+
+
+def _writes_noun(noun: str, text: str) -> bool:
+    """The text writes the noun itself, singular or plural ("company", "companies"), not only a word of its stem."""
+    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-2] if noun.endswith(
+        ("ches", "shes", "sses", "xes")) else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    forms = {singular, singular + "s", singular + "es", noun}
+    forms |= {singular[:-1] + "ies"} if singular.endswith("y") else set()
+    return re.search(rf"\b(?:{'|'.join(map(re.escape, sorted(forms)))})\b", text, re.IGNORECASE) is not None
 
 
 def _dated_by_a_hop(chain: Chain, acts: tuple[str, ...]) -> str:
@@ -538,6 +561,20 @@ def _set_on_another(chain: Chain, saying: list[str]) -> str:
     return f"{modifier} {' '.join(phrase)}" if elsewhere else ""
 
 
+def _first_of_a_stretch(chain: Chain, saying: list[str]) -> str:
+    """The first whole stretch of something ("first time it ran for a whole winter", "its first full season"), which
+    the sentence stating the answer counts where the question asks the first time at all: a first that had to last
+    a year, a season or a winter comes after the first occurrence, not at it. Returns the stretch's words."""
+    if not re.search(r"\b(?:first|earliest)\b", chain.question, re.IGNORECASE) or \
+            WHOLE_STRETCH.search(chain.question):
+        return ""
+    for text in saying:
+        bounded = re.search(r"\bfirst\b[^.;:]{0,40}?" + WHOLE_STRETCH.pattern, text, re.IGNORECASE)
+        if bounded:
+            return bounded.group("stretch")
+    return ""
+
+
 def _event_unstated(chain: Chain, said: set[str]) -> str:
     """The event a question dates its answer by ("who was bandmaster at the time the hut burned down?", "... in the
     year the dam was finished"), when no cited sentence states its verb: which holder, which figure, is the one of
@@ -557,9 +594,11 @@ def _year_unstated(chain: Chain) -> str:
     """A year the question picks its answer by among those of other times ("who was captain of Kesh in 1872?", "what
     was the town's population in 1901?"), when no cited sentence or page title gives it, alone or inside a stretch
     it states ("from 1868 to 1880", "the 1870s"): a post or a figure has one holder or value a year, and a sentence
-    naming one without that year may name that of another time. Any question's year, when the sentences stating the
-    answer date the act asked to other years and not to it ("judged six trials between 1898 and 1910" for "who
-    judged the 1963 trial?"), or stand on pages dated to other years: they tell of another time."""
+    naming one without that year may name that of another time. A count or a sum ("how many boats were built in
+    1998?") is a figure of one year too, and the sentence stating it or its page must give that year itself: a hop
+    that gives it dates something else. Any question's year, when the sentences stating the answer date the act
+    asked to other years and not to it ("judged six trials between 1898 and 1910" for "who judged the 1963 trial?"),
+    or stand on pages dated to other years: they tell of another time."""
     holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question)))
     texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
     acts = {stem(act) for act in asked_acts(chain)}
@@ -567,6 +606,8 @@ def _year_unstated(chain: Chain) -> str:
     for year in YEAR.findall(chain.question):
         if any(_gives_year(text, int(year)) for text in own):
             continue
+        if chain.kind == "number":  # a count or a sum is the figure of one year, given where the figure is given
+            return year
         if holder and not any(_gives_year(text, int(year)) for text in texts):
             return year
         if acts and chain.stating and all(act_years(text, acts) for text in chain.stating):

@@ -39,7 +39,7 @@ from satiate.engine.reading.kinds import (
     phrase_tokens,
     said_to_be,
 )
-from satiate.engine.reading.names import DETERMINERS, name_spans, written_in_lower_case
+from satiate.engine.reading.names import DETERMINERS, abbreviation, name_spans, written_in_lower_case
 from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import (
@@ -118,11 +118,39 @@ PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence openi
 PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
                                "behind opposite up down along towards toward".split())
 HOW_MUCH = re.compile(r"^\W*how much\b", re.IGNORECASE)
+INITIAL_SKIPS = frozenset("of the and for in on at".split())  # small words an abbreviation gives no letter
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
 HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
+# a life's event, as notes write it: "Born:", "died", "bur.", "b."
+LIFE_EVENT = re.compile(r"\b(?i:born|died|buried|baptised|baptized|christened|married|b\.|d\.|bur\.|bapt\.|m\.):?")
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
+
+
+def initials_of(answer: str, text: str, capitalised: bool = False) -> str:
+    """The run of the text's words whose initials spell the answer ("OB" in "when was the old bridge rebuilt?",
+    "HLS" in "... the Harl Lantern Society (HLS)"), or "": notes shorten what they keep writing about to its
+    initials, so an answer written so is the question's own subject, or the name its sentence shortens, under another
+    spelling, never what is asked of it. Small words ("of", "the", "&") may stand inside the run without a letter of
+    their own; ``capitalised`` asks each lettered word to be capitalised, as a name a sentence shortens is (in a long
+    sentence two lower-case words spell two letters by chance)."""
+    if not abbreviation(answer):
+        return ""
+    tokens = re.findall(r"[^\W\d_][\w'’-]*|&", text)
+    for start in range(len(tokens)):
+        letters, run = "", list[str]()
+        for token in tokens[start:]:
+            if (token.lower() in INITIAL_SKIPS or token == "&") and run:
+                run.append(token)
+                continue
+            if not answer.startswith(letters + token[0].upper()) or capitalised and not token[0].isupper():
+                break
+            letters += token[0].upper()
+            run.append(token)
+            if letters == answer:
+                return " ".join(run)
+    return ""
 
 
 def type_fit(chain: Chain) -> tuple[float, str]:
@@ -140,6 +168,11 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return NOT_A_NAME, f"'{answer}' is only a reference to another note ('see {answer}'), not what it says"
     if chain.stating and all(_labels_an_inventory(answer, text) for text in chain.stating):
         return NOT_A_NAME, f"'{answer}' labels a list of things ('{answer}: ...; ...'), and is none of them"
+    if (spelled := initials_of(answer, chain.question)) and chain.kind in NAMED_KINDS:
+        return NOT_A_NAME, f"'{answer}' is the initials of '{spelled}', what the question itself names"
+    if chain.kind in NAMED_KINDS and chain.stating and (spelled := initials_of(answer, chain.stating[0], True)):
+        return NOT_A_NAME, f"'{answer}' is the initials of '{spelled}' in the cited sentence: a short form, which " \
+                           "the words it shortens answer if anything does"
     if chain.kind == "date" and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time"
     if chain.stating and all(only_life_years(answer, text, chain.question) for text in chain.stating):
@@ -195,6 +228,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' is capitalised only where it opens a sentence: nothing shows it is a name"
         if chain.kind == "person" and re.search(r"\d", answer):
             return WRONG_KIND, f"'{answer}' holds a number, and no person's name does"
+        if chain.kind == "person" and abbreviation(answer):
+            return WRONG_KIND, f"'{answer}' is an abbreviation (of a post, a body or someone's initials), not a " \
+                               "person's name"
         # "from whom ...?" asks for the one after "from", where a place would stand too
         unsaid_preposition = _not_after_the_preposition(chain) if chain.kind == "person" else ""
         after_asked = bool(PREPOSITION_WHOM.match(chain.question.strip())) and not unsaid_preposition
@@ -873,4 +909,8 @@ def place_share(name: str, texts: tuple[str, ...]) -> float:
     written as an owner ("in Ada Pell's hand") qualifies the noun after it, which is what the preposition governs."""
     pattern = re.compile(rf"(\w+)\s+(?:the\s+(?:[a-z]+\s+of\s+)?|of\s+)?{re.escape(name)}\b(?!['’]s?\b)")
     before = [match.group(1).lower() for text in texts for match in pattern.finditer(text)]
-    return sum(word in PLACE_PREPOSITIONS for word in before) / len(before) if before else 0.0
+    # "Born: 1799, Kesh", "d. 3 May 1861, Orren": where a life's event took place, after its date
+    placed = sum(len(re.findall(rf"{LIFE_EVENT.pattern}[^.;:\n]{{0,24}}?\d{{4}},\s+{re.escape(name)}\b(?!['’]s?\b)",
+                                text)) for text in texts)
+    return (sum(word in PLACE_PREPOSITIONS for word in before) + placed) / (len(before) + placed) if before or placed \
+        else 0.0

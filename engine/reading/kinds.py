@@ -39,7 +39,8 @@ _ASKED_FORMS = (
                            rf"^what (?:was|is|were|are) the (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))}) of\b")),
     ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
                             r"capacity|area|size|age)\b|"
-                            r"^what (?:did|does|do|would|will) .*\bcost\b")),  # "what did it cost to ...?"
+                            r"^what (?:did|does|do|would|will) .*\bcost\b|"  # "what did it cost to ...?"
+                            r"\b(?:what|which) (?:proportion|percentage|share|fraction|ratio)\b")),  # "what share of"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
     ("version", re.compile(r"\b(?:what|which) (?:[a-z]+ )?(?:version|release|build)\b")),
 )
@@ -93,11 +94,18 @@ MONEY_ACTS = frozenset("pay paid spend spent cost charge charged earn earned sel
 CURRENCY = re.compile(r"^(?:[a-z]+\s+){0,2}[£$€¥]\s?\d")  # a sum of money ("about €40"), not a count of things
 
 
+# "what did they pay for the mill?", "what did it cost?": "what" stands for what was paid, a sum of money
+PAID_WHAT = re.compile(r"^what (?:did|does|do|will|would|had|has|have) (?:[\w'’-]+ ){1,8}?"
+                       r"(?:pay|spend|charge|earn|fetch|cost)\b", re.IGNORECASE)
+
+
 def asks_for_money(question: str) -> bool:
-    """Whether "how much" asks a sum of money: of money by name ("how much money", "how many pounds"), or of an
-    act of paying ("how much did Ada Pell pay for the mill?")."""
+    """Whether the question asks a sum of money: "how much" of money by name ("how much money", "how many
+    pounds") or of an act of paying ("how much did Ada Pell pay for the mill?"), or "what" as what was paid ("what
+    did the trust pay for the boat?")."""
     asked = re.search(r"\bhow much\b(.*)", question.lower())
-    return counted_noun(question) in MONEY_WORDS | {"money"} or bool(asked and set(words(asked.group(1))) & MONEY_ACTS)
+    paid = bool(asked and set(words(asked.group(1))) & MONEY_ACTS) or bool(PAID_WHAT.match(" ".join(words(question))))
+    return counted_noun(question) in MONEY_WORDS | {"money"} or paid
 
 
 def a_sum(answer: str, stating: Iterable[str]) -> bool:

@@ -99,3 +99,9 @@ def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:
     opens a sentence with it: no name. A note's link ("[[ada-pell]]") names a file, not in prose."""
     pattern = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word.lower())}\b")
     return any(pattern.search(WIKI_LINK.sub(" ", text) if "[[" in text else text) for text in texts)
+
+
+def abbreviation(span: str) -> bool:
+    """A span of two to six capital letters ("OB", "CFO", "AP"): notes write what they keep returning to, a body, a
+    post or a person, by its initials; the letters stand for a name, and are none."""
+    return re.fullmatch(r"[A-Z]{2,6}", span) is not None

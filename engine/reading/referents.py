@@ -10,7 +10,7 @@ the pronoun the same way, here:
 - "he" and "she" stand for a person: the page's own subject when its title reads as a name, else the person the
   sentence before names ("In 1903 Ada Pell was charged. She had set the fire ..." on a page about the fire);
 - "they" never stands for one thing, a page that calls its subject "it";
-- otherwise the page's title.
+- otherwise the page's title, or the name that heads the sentence's section ("## Ada Pell" on a family's page).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def referent(text: str, title: str, page: str = "") -> str:
     key = subject_word(text)
     if key in ITEM_OPENERS and (label := item_label(text, page)):
         return label
-    subject = clean_title(title)
+    subject = section_subject(page, title) or clean_title(title)
     if key in PLURAL_PRONOUNS and page and a_thing_page(page):
         return ""  # "In 1903 they turned the mill into a laundry" on the mill's page: the people named before
     if key in PERSONAL_PRONOUNS and page and (a_thing_page(page) or not _a_name(subject, page)):
@@ -150,3 +150,22 @@ def _qualifies_a_noun(name: str, sentence: str) -> bool:
     after = re.findall(rf"{re.escape(name)}\s+([a-z][\w-]*)", sentence)
     return len(after) == sentence.count(name) and all(
         word not in STOPWORDS and not verb_shaped(word) for word in after)
+
+
+# the heading a passage cut from a section opens with ("# Ada Pell\n\n..."; ``tools.documents.passages``)
+SECTION_OPENING = re.compile(r"^#[ \t]+(?P<heading>[^\n]+)\n")
+HEADING_ASIDE = re.compile(r"\s+[–—-]\s+.*$|\s*[(:].*$")  # "Ada Pell – abroad", "Kesh (north bank)": its aside
+
+
+def section_subject(page: str, title: str, common: frozenset[str] = frozenset()) -> str:
+    """The name a section's heading gives, when the heading is that name alone (an aside after a dash, a bracket or
+    a colon aside): on a page of several people or places ("## Ada Pell", "## Kesh Mill (north bank)") a sentence
+    of that section speaks of it, not of the page's title. Empty for a heading that names a topic ("## The sale",
+    "## Key people"), for a one-word heading ("## Timeline" is capitalised as a heading, not as a name), and for a
+    section the page's title heads."""
+    opening = SECTION_OPENING.match(page)
+    if not opening or opening.group("heading").strip() == title.strip():
+        return ""
+    heading = HEADING_ASIDE.sub("", re.sub(r"[*_`]", "", opening.group("heading"))).strip()
+    named = name_spans(heading, common)
+    return named[0] if named and named[0] == heading and len(heading.split()) > 1 else ""

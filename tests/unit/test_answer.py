@@ -66,6 +66,13 @@ PEOPLE = [
     ("What was the name of the ferry whose horn opened the Velmora festival?", "name"),
     # a question set after what it builds on asks by its last clause
     ("The Velmora barge was named after a woman; who was her husband?", "person"),
+    ("My aunt says Ada Quill paid for the Velmora hall. Who really did?", "person"),
+    # "what" as what was paid asks a sum of money; as what was sold, a thing
+    ("What did the Velmora trust pay for the old ferry?", "number"),
+    ("What did the new Velmora roof cost?", "number"),
+    ("What did the Velmora mill sell?", "name"),
+    ("What proportion of the Velmora boats were saved?", "number"),
+    ("The St. Orren ferry ran until the war. Where did it sail from?", "place"),
 ])
 def test_the_question_says_what_kind_of_answer_it_wants(question: str, kind: str) -> None:
     assert expected_answer(question).kind == kind
@@ -196,6 +203,19 @@ def test_a_number_answer_keeps_its_unit_and_its_sentence_gets_its_subject_back()
     assert with_subject("It was rebuilt in 1921.", "Harbor of Velmora (port)") == \
         "Harbor of Velmora was rebuilt in 1921."
     assert with_subject("Harbor of Velmora was rebuilt.", "Harbor of Velmora") == "Harbor of Velmora was rebuilt."
+
+
+def test_a_section_headed_by_a_name_is_what_its_pronouns_stand_for() -> None:
+    # a section of Ansel Harrow's page headed by his sister's name speaks of her
+    assert with_subject("She taught at Ossel.", "Ansel Harrow", "# Wenna Harrow (1856–1930)\n\nShe taught at "
+                        "Ossel.") == "Wenna Harrow taught at Ossel."
+    assert with_subject("In 1880 he left.", "Wenna Harrow", "# Ansel Harrow – abroad\n\nIn 1880 he left.") == \
+        "In 1880 Ansel Harrow left."
+    # a heading that names a topic, not someone, leaves the pronoun to the page
+    assert with_subject("It was sold in 1901.", "Ossel Point light", "# The sale\n\nIt was sold in 1901.") == \
+        "Ossel Point light was sold in 1901."
+    assert with_subject("It was sold in 1901.", "Ossel Point light", "# Timeline\n\nIt was sold in 1901.") == \
+        "Ossel Point light was sold in 1901."
 
 
 def test_comparisons_read_what_each_source_says() -> None:

@@ -1545,3 +1545,77 @@ def test_the_doer_is_read_in_the_clause_that_tells_the_act():
     assert type_fit(chain(question, "Ada Pell", "person", later))[0] == 1.0
     other = "Ivo Pell took over the Kesh mill in 1897; his niece Ada Pell kept its books."
     assert type_fit(chain(question, "Ada Pell", "person", other))[0] < 0.5
+
+
+def test_the_first_whole_stretch_is_not_the_first_time():
+    stretch = "Varnholt ferry. When: 1958; What: First time it ran for a whole winter."
+    asked = "When did the Varnholt ferry first run?"
+    withheld = assess(chain(asked, "1958", "date", stretch))
+    assert withheld.confidence < 0.8 and any("first whole winter" in gap for gap in withheld.missing)
+    full_season = assess(chain(asked, "1958", "date", "The Varnholt ferry ran its first full season in 1958."))
+    assert full_season.confidence < 0.8
+    plain = assess(chain(asked, "1931", "date", "The Varnholt ferry first ran in 1931, from the mill quay."))
+    assert plain.confidence >= 0.8
+    # asked of the whole stretch itself, the stretch answers
+    assert assess(chain("When did the Varnholt ferry first run for a whole winter?", "1958", "date",
+                        stretch)).confidence >= 0.8
+
+
+def test_initials_spelled_by_the_questions_own_words_are_its_subject_not_an_answer():
+    asked = "Who keeps the accounts of the Tarrin boat club?"
+    spelled = type_fit(chain(asked, "TBC", "person", "TBC accounts are kept in the red ledger."))
+    assert spelled[0] < 0.5 and "Tarrin boat club" in spelled[1]
+    assert type_fit(chain(asked, "Ilse Moravec", "person", "Ilse Moravec keeps the accounts of the Tarrin boat "
+                          "club."))[0] == 1.0
+    # initials the question does not spell are a name like any other
+    assert type_fit(chain("Which society printed the Tarrin almanac?", "RHS", "name",
+                          "The RHS printed the Tarrin almanac in 1901."))[0] == 1.0
+    # ... unless they shorten a name their own sentence gives: the name is what they stand for
+    glossed = type_fit(chain("Where did the club meet?", "OT", "place",
+                             "Notes on the Quay Club and the Orren Tannery (QC / OT), from the minutes."))
+    assert glossed[0] < 0.5 and "Orren Tannery" in glossed[1]
+
+
+def test_a_count_asked_of_a_year_is_given_with_that_year():
+    asked = "How many boats did the Tarrin yard build in 1998?"
+    hop = "In 1998 the Tarrin yard took on two apprentices."
+    undated = assess(chain(asked, "12", "number", "The Tarrin yard built 12 boats that spring.",
+                           ("The Tarrin yard built 12 boats that spring.", hop), hops=(hop,)))
+    assert undated.confidence < 0.8 and any("1998" in gap for gap in undated.missing)
+    dated = assess(chain(asked, "12", "number", "In 1998 the Tarrin yard built 12 boats."))
+    assert dated.confidence >= 0.8
+
+
+def test_the_place_after_a_life_events_date_is_a_place_not_who():
+    field = "Born: 1802, Orrendale, a ferryman's daughter, who paid for the school."
+    placed = type_fit(chain("Who paid for the Orrendale school?", "Orrendale", "person", field))
+    assert placed[0] < 0.5 and "place" in placed[1]
+    named = type_fit(chain("Who paid for the school?", "Ilse Moravec", "person",
+                           "Ilse Moravec (b. 1799, Orrendale) paid for the school."))
+    assert named[0] == 1.0
+
+
+def test_a_thing_placed_by_its_own_pages_title_elsewhere_is_not_the_one_asked():
+    asked = "What year was the Baptist chapel in Tarrin opened?"
+    hop = "The builder, Ansel Dray of Tarrin, laid the Baptist chapel's floor."
+    other = assess(chain(asked, "1852", "date", "Opened: 30 May 1852", ("Opened: 30 May 1852", hop), hops=(hop,),
+                         answer_pages=("Baptist chapel, Ossel",), hop_pages=("Builders",)))
+    assert other.confidence < 0.8 and any("chapel at Tarrin" in gap for gap in other.missing)
+    own = assess(chain(asked, "1852", "date", "Opened: 30 May 1852", ("Opened: 30 May 1852", hop), hops=(hop,),
+                       answer_pages=("Baptist chapel, Tarrin",), hop_pages=("Builders",)))
+    assert not any("chapel at Tarrin" in gap for gap in own.missing)
+
+
+def test_a_post_written_in_capitals_is_not_who_held_it():
+    fit = type_fit(chain("Who became treasurer after Ilse Moravec?", "CFO", "person",
+                         "Post: partner, CFO (1990 to 1998)."))
+    assert fit[0] < 0.5 and "abbreviation" in fit[1]
+
+
+def test_the_noun_a_thing_is_asked_by_is_read_as_that_noun_not_its_stem():
+    asked = "What building did the Tarrin club move into in 1998?"
+    verb_only = assess(chain(asked, "QX", "name", "In 1998 the Tarrin club moved QX off the old build server."))
+    assert verb_only.confidence <= 0.5
+    noun = assess(chain(asked, "Market Hall", "name", "In 1998 the Tarrin club moved into the Market Hall, a stone "
+                        "building on the quay."))
+    assert noun.confidence >= 0.8

@@ -8,8 +8,10 @@ import pytest
 from satiate.tools.documents.base import DocumentLimits, UnreadableDocument
 from satiate.tools.documents.passages import document_passages
 from satiate.tools.documents.pdf_layout import is_page_number, page_paragraphs, pages_as_paragraphs
-from satiate.tools.documents.plain import plain_title
+from satiate.tools.documents.plain import markdown_sections, plain_title
 from satiate.tools.documents.reading import read_document
+from satiate.tools.documents.tables import markdown_tables
+from satiate.tools.text import sentences
 from support.document_files import (
     write_damaged_pdf,
     write_docx,
@@ -152,3 +154,30 @@ def test_a_plain_files_title_is_its_first_line_not_its_name():
     assert plain_title("intro text\n# The Bell Tower\n", "notes") == "The Bell Tower"
     assert plain_title("====\n\n", "notes") == "notes"
     assert len(plain_title("word " * 100, "notes")) <= 121
+
+
+def test_a_markdown_table_reads_as_one_labelled_sentence_per_row():
+    notes = ("# Ferries\n\nThe boats we kept.\n\n| # | Boat | Crossing | Built |\n|:--|---|---|--:|\n"
+             "| 1 | Merrow Lass | Tarrin to Ossel | 1931 |\n| 2 | Slate Gull | — | 1948 |\n"
+             "| 3 | Tern \\| II | Ossel to Fenner |  |\n\nBoth were sold in 1960.\n")
+    text = markdown_tables(notes)
+    assert "Boat: Merrow Lass; Crossing: Tarrin to Ossel; Built: 1931." in text
+    assert "Boat: Slate Gull; Built: 1948." in text  # a dash is no value, and the row counter has no name
+    assert "Boat: Tern | II; Crossing: Ossel to Fenner." in text  # an escaped pipe stays in its cell
+    assert "|" not in text.replace("Tern | II", "") and "The boats we kept." in text and "sold in 1960" in text
+    assert [line.text for line in sentences(text)].count("Boat: Slate Gull; Built: 1948.") == 1
+
+
+def test_pipes_without_a_header_separator_are_not_a_table():
+    text = "Route: Tarrin | Ossel | Fenner\nThe ferry | the bus\n"
+    assert markdown_tables(text) == text
+
+
+def test_markdown_sections_are_parts_with_their_headings():
+    text = ("# Harrow notes\n\nFrom the registers.\n\n## Ansel Harrow\n\nHe kept the lamp.\n\n### Letters ##\n\n"
+            "Two survive.\n")
+    parts = markdown_sections(text)
+    assert [(part.heading, part.text) for part in parts] == [
+        ("", "# Harrow notes\n\nFrom the registers."), ("Ansel Harrow", "He kept the lamp."),
+        ("Letters", "Two survive.")]
+    assert [part.heading for part in markdown_sections("# Only a title\n\n## Empty\n\n## Kept\n\nText.")] == ["Kept"]

@@ -76,6 +76,13 @@ def test_a_number_joined_to_a_word_or_a_slash_is_a_label_and_no_count() -> None:
                            Expected("number")) == ["3"]
 
 
+def test_a_page_reference_or_an_item_number_is_a_label_and_no_count() -> None:
+    assert candidate_spans("Quay Herald, 4 May 1962, p.9: the yard launched 3 boats (see No. 12, pp. 40).",
+                           Expected("number")) == ["3"]
+    # a number hyphened to a letter, or padded with a zero, numbers an item
+    assert candidate_spans("Item: K-317; Hires: 11; Shelf: 007.", Expected("number")) == ["11"]
+
+
 def test_a_name_as_long_as_the_questions_that_shares_a_word_with_it_is_someone_else() -> None:
     sources = [_source("Oda Venn", "Oda Venn was a painter from Merrow. She trained under her aunt, Mira Venn, at "
                        "the Wrenfold Guild.")]
@@ -466,3 +473,10 @@ def test_a_rumour_weighs_less_than_a_plain_statement() -> None:
     rumour = _source("The Gull Rose — funding", "It is said that Ivo Marr paid for the Gull Rose after a card game.")
     record = _source("The Gull Rose — accounts", "Ada Pell paid for the Gull Rose out of the harbour fund.")
     assert find_answer("Who paid for the Gull Rose?", [rumour, record]).short_answer == "Ada Pell"
+
+
+def test_a_decade_is_no_year() -> None:
+    text = "Ada Quill came to Velmora in the 1820s and opened the Velmora school in 1831."
+    assert candidate_spans(text, expected_answer("In what year did the Velmora school open?")) == ["1831"]
+    assert candidate_spans("Ada Quill came to Velmora in the 1820s.", expected_answer("In what year did she come?")) \
+        == []

@@ -154,3 +154,10 @@ def test_a_statement_reporting_anothers_credit_or_hearsay_is_hedged() -> None:
     assert hedged("It is said that Ivo Marr paid for the lock with his winnings.")
     assert hedged("Family legend says Ivo Marr built it.")
     assert not hedged("Ivo Marr built the lock-keeper's cottage in 1822, with stone from Kesh.")
+
+
+def test_a_legend_of_abbreviations_is_no_claim():
+    assert not claimable("Key: OB = old bridge, WH = Wenna Harrow, TT = tide table.")
+    assert not claimable("Short forms (OB = old bridge; WH = Wenna Harrow) are used below.")
+    assert claimable("Wenna Harrow (WH) kept the tide table from 1881.")
+    assert claimable("The toll = two pence a cart, as the 1840 board said.")

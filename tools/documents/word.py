@@ -12,6 +12,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from satiate.tools.documents.base import DocumentLimits, DocumentPart, DocumentText, UnreadableDocument
+from satiate.tools.documents.tables import row_sentences
 
 # A .docx is a zip; these bytes start an OLE compound file: a password-protected .docx, or a .doc renamed
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -39,8 +40,7 @@ def heading_level(style: str) -> int | None:
 
 
 def table_rows(table: Table) -> list[str]:
-    """A table as text rows. With a header row of distinct names, each row reads "Name: value; Name: value." so a
-    row stands alone as a sentence; otherwise cells are joined with " | "."""
+    """A table as text rows (``tables.row_sentences``): a merged cell is read once."""
     rows: list[list[str]] = []
     for row in table.rows:
         cells: list[str] = []
@@ -52,13 +52,7 @@ def table_rows(table: Table) -> list[str]:
             cells.append(" ".join(cell.text.split()))
         if any(cells):
             rows.append(cells)
-    if not rows:
-        return []
-    header, body = rows[0], rows[1:]
-    if body and all(header) and len(set(header)) == len(header):
-        lines = ["; ".join(f"{name}: {value}" for name, value in zip(header, cells) if value) for cells in body]
-        return [line if line.endswith((".", "!", "?")) else line + "." for line in lines if line]
-    return [" | ".join(cell for cell in cells if cell) for cells in rows]
+    return row_sentences(rows[0], rows[1:]) if rows else []
 
 
 def _blocks(document: docx.document.Document) -> Iterator[tuple[int | None, str]]:

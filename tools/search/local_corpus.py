@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from satiate.tools.documents.base import DocumentLimits, UnreadableDocument
+from satiate.tools.documents.base import DocumentLimits, DocumentText, UnreadableDocument
 from satiate.tools.documents.passages import document_passages
-from satiate.tools.documents.plain import plain_title
+from satiate.tools.documents.plain import markdown_sections, plain_title
 from satiate.tools.documents.reading import DOCUMENT_SUFFIXES, read_document
+from satiate.tools.documents.tables import markdown_tables
 from satiate.tools.html_text import html_to_text, visible_text
 from satiate.tools.search.base import RawHit
 from satiate.tools.search.fts_index import FtsIndex, Passage, Units, passages_of
@@ -36,6 +37,7 @@ __all__ = ["CorpusError", "LocalCorpusBackend", "html_to_text", "read_jsonl_line
 logger = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm"}
+TEXT_READING = "sections-and-table-rows"  # how text files are read: an index kept by an older reading re-reads
 READABLE = "a folder, .jsonl, .pdf, .docx, .md, .txt or .html"
 _PAGE_LINK = re.compile(r"^file:.*#page=(\d+)$")
 
@@ -55,6 +57,9 @@ def read_text_file(path: Path, root: Path) -> list[Passage]:
         title = html_title or stem_title(path)
     else:
         title = plain_title(raw, stem_title(path))
+        parts = markdown_sections(markdown_tables(raw))
+        document = DocumentText(title=title, parts=parts)
+        return document_passages(path.relative_to(root).as_posix(), path.resolve().as_uri(), document)
     relative = path.relative_to(root).as_posix()
     return passages_of(relative, title, path.resolve().as_uri(), raw)
 
@@ -223,8 +228,8 @@ class LocalCorpusBackend:
         suffix = path.suffix.lower()
         if suffix == ".jsonl":
             return _signature(path), self._jsonl_loader(path, unit)
-        if suffix in TEXT_SUFFIXES:
-            return _signature(path), functools.partial(read_text_file, path, text_root)
+        if suffix in TEXT_SUFFIXES:  # how text is read is in the signature: a changed reading re-reads the files
+            return f"{_signature(path)}:{TEXT_READING}", functools.partial(read_text_file, path, text_root)
         if suffix in DOCUMENT_SUFFIXES:  # the caps are in the signature: changing one re-reads the documents
             return f"{_signature(path)}:{self.limits.label()}", self._document_loader(path, unit)
         return None
