@@ -377,6 +377,7 @@ def assess(chain: Chain) -> Commitment:
         _says_number(text, number) for text in chain_texts)), "")
     bridge = _taken_for_its_relatum(chain, names, saying, chain_texts)
     others_thing = _owned_otherwise(chain)
+    related = _related_to_another(chain, names)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
@@ -395,6 +396,8 @@ def assess(chain: Chain) -> Commitment:
                      f"cited sentences do not say '{bridge}'" if bridge else "",
                      f"the cited sentences do not say it is of {number_unsaid}" if number_unsaid else "",
                      f"the sentence stating '{answer}' tells of {others_thing}" if others_thing
+                     else "",
+                     f"the sentence stating '{answer}' relates it to {related}, not to {' or '.join(names)}" if related
                      else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
@@ -717,6 +720,27 @@ def _owned_by_another(chain: Chain, names: list[str]) -> str:
             return ""  # no pronoun, or the thing is named where the pronoun may stand for it
         owned = possessed.group(0)
     return owned
+
+
+def _related_to_another(chain: Chain, names: list[str]) -> str:
+    """The one the stating sentence relates the answer to, when it is not the question's: "what was the name of Ivo
+    Marr's wife?" is not answered by "Aldo Marr and his wife Ada", where "his" stands for the name just before it.
+    Returns that owner's name, or ""."""
+    for name in names:
+        asked = re.search(rf"{re.escape(name)}['’]s\s+(?:[a-z]+\s+)?(?P<noun>[a-z]+)", chain.question)
+        if not asked:
+            continue
+        for text in chain.stating:
+            at = text.find(chain.answer)
+            owned = list(re.finditer(rf"\b(?:his|her|their)\s+(?:[a-z]+\s+)?{re.escape(asked.group('noun'))}\b",
+                                     text[:at])) if at > 0 else []
+            if not owned:
+                continue
+            before = name_spans(text[:owned[-1].start()])
+            owner = before[-1] if before else ""
+            if owner and not mentioned(name, [owner]) and not mentioned(owner, [name]):
+                return owner
+    return ""
 
 
 def _someone_elses_page(title: str, names: list[str], read: tuple[str, ...]) -> bool:

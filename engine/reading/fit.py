@@ -29,6 +29,7 @@ from satiate.engine.reading.kinds import (
     JUDGING,
     MONEY_WORDS,
     PLACE_NOUNS,
+    SETTLEMENT_NOUNS,
     a_sum,
     asked_form,
     asked_phrase,
@@ -151,6 +152,22 @@ def initials_of(answer: str, text: str, capitalised: bool = False) -> str:
             if letters == answer:
                 return " ".join(run)
     return ""
+
+
+def _feature_uncalled(chain: Chain) -> str:
+    """The place noun the question asks by ("what river", "on which street"), when it is no settlement's and neither
+    the answer's name nor any text read calls the answer so: a river, a street or a quay is called by its noun ("River
+    Sallow", "the river Ost", "Mill Row"), so a town named in the answer's sentence is none."""
+    noun = next(iter(asked_phrase(chain.question)[-1:]), "")
+    if noun not in PLACE_NOUNS or noun in SETTLEMENT_NOUNS:
+        return ""
+    texts = chain.read + chain.stating
+    called = re.compile(rf"\b{noun}s?\s+{re.escape(chain.answer)}\b|\b{re.escape(chain.answer)}\s+{noun}s?\b",
+                        re.IGNORECASE)
+    if noun in chain.answer.lower() or any(called.search(text) for text in texts) or \
+            noun in classified_as(chain.answer, texts):
+        return ""
+    return noun
 
 
 def type_fit(chain: Chain) -> tuple[float, str]:
@@ -311,6 +328,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if dated := _act_dated_otherwise(chain):
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
+    if chain.kind == "place" and (feature := _feature_uncalled(chain)):
+        return WRONG_KIND, f"nothing read calls '{answer}' a {feature}, and the question asks which {feature}"
     return 1.0, ""
 
 

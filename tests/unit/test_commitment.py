@@ -1619,3 +1619,22 @@ def test_the_noun_a_thing_is_asked_by_is_read_as_that_noun_not_its_stem():
     noun = assess(chain(asked, "Market Hall", "name", "In 1998 the Tarrin club moved into the Market Hall, a stone "
                         "building on the quay."))
     assert noun.confidence >= 0.8
+
+
+def test_a_relation_owned_by_the_name_before_the_pronoun_is_not_the_questions():
+    asked = "What was the name of Ivo Marren's wife?"
+    hop = "Ivo Marren (1901–1960) emigrated in 1931."
+    stating = "Founders: Aldo Marren and his wife Tilde Marren (born Tilde Rusk)"
+    other = assess(chain(asked, "Tilde Marren", "person", stating, (stating, hop), hops=(hop,)))
+    assert other.confidence < 0.8 and any("Aldo Marren" in gap for gap in other.missing)
+    own = "Ivo Marren and his wife Tilde Marren kept the mill."
+    assert not any("relates it" in gap for gap in assess(chain(asked, "Tilde Marren", "person", own)).missing)
+
+
+def test_a_place_asked_by_a_feature_noun_must_be_called_so():
+    read = ("The corn mill at Ossel, Tarrin parish, burned in 1888.", "Ossel lies on the River Wenn.")
+    town = type_fit(chain("What river is the Ossel mill on?", "Ossel", "place", read[0], read))
+    assert town[0] < 0.5 and "river" in town[1]
+    assert type_fit(chain("What river is the Ossel mill on?", "Wenn", "place", read[1], read))[0] == 1.0
+    # a settlement is read from how the sources use its name
+    assert type_fit(chain("In which village was the mill?", "Ossel", "place", read[0], read))[0] == 1.0
