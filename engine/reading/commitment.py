@@ -329,7 +329,7 @@ def assess(chain: Chain) -> Commitment:
     # kind is read from how the sources use its name (``fit``); a thing's only from the noun.
     if chain.kind == "name" and (kind_stems & asked) - covered - {stem(noun) for noun in ADJECTIVE_HEADS}:
         share = min(share, NO_RELATION_SHARE)
-    # ... and the noun is read as that noun: "building" is not said by "build server", though both stem to "build"
+    # ... and the noun is read as that noun: "building" is not said by "they build boats", though both stem to "build"
     elif chain.kind == "name" and any(noun not in ADJECTIVE_HEADS and stem(noun) in asked - said_of_answer and not any(
             _writes_noun(noun, text) for text in chain_texts)
             for noun in asked_noun if stem(noun) != noun):

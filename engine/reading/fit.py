@@ -131,7 +131,7 @@ WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how m
 
 def initials_of(answer: str, text: str, capitalised: bool = False) -> str:
     """The run of the text's words whose initials spell the answer ("OB" in "when was the old bridge rebuilt?",
-    "HLS" in "... the Harl Lantern Society (HLS)"), or "": notes shorten what they keep writing about to its
+    "HLS" in "... the Harl Lamp Society (HLS)"), or "": notes shorten what they keep writing about to its
     initials, so an answer written so is the question's own subject, or the name its sentence shortens, under another
     spelling, never what is asked of it. Small words ("of", "the", "&") may stand inside the run without a letter of
     their own; ``capitalised`` asks each lettered word to be capitalised, as a name a sentence shortens is (in a long
@@ -157,7 +157,7 @@ def initials_of(answer: str, text: str, capitalised: bool = False) -> str:
 def _feature_uncalled(chain: Chain) -> str:
     """The place noun the question asks by ("what river", "on which street"), when it is no settlement's and neither
     the answer's name nor any text read calls the answer so: a river, a street or a quay is called by its noun ("River
-    Sallow", "the river Ost", "Mill Row"), so a town named in the answer's sentence is none."""
+    Wenn", "the river Ost", "Mill Row"), so a town named in the answer's sentence is none."""
     noun = next(iter(asked_phrase(chain.question)[-1:]), "")
     if noun not in PLACE_NOUNS or noun in SETTLEMENT_NOUNS:
         return ""

@@ -54,7 +54,7 @@ PLACE_NOUNS = frozenset(
 )
 # The place nouns whose names are read from how the sources use them ("born in Harrowgate" answers "which town?"):
 # settlements and the areas they are governed in. Any other place (a river, a street, a quay) is called by its noun,
-# in its name or by the sources ("River Sallow", "Mill Row", "the Sallow is a river").
+# in its name or by the sources ("River Wenn", "Mill Row", "the Wenn is a river").
 SETTLEMENT_NOUNS = frozenset("place city town country county state region province village area location district "
                              "capital borough municipality".split())
 # Nouns for a trading concern, and the marks a concern's name bears ("Pell & Reed", "Kesh Mills Ltd", "Ivo Marr &

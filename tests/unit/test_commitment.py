@@ -1614,7 +1614,8 @@ def test_a_post_written_in_capitals_is_not_who_held_it():
 
 def test_the_noun_a_thing_is_asked_by_is_read_as_that_noun_not_its_stem():
     asked = "What building did the Tarrin club move into in 1998?"
-    verb_only = assess(chain(asked, "QX", "name", "In 1998 the Tarrin club moved QX off the old build server."))
+    verb_only = assess(chain(asked, "Pell's Slip", "name", "In 1998 the Tarrin club moved to Pell's Slip, where they "
+                             "build boats."))
     assert verb_only.confidence <= 0.5
     noun = assess(chain(asked, "Market Hall", "name", "In 1998 the Tarrin club moved into the Market Hall, a stone "
                         "building on the quay."))
@@ -1623,8 +1624,8 @@ def test_the_noun_a_thing_is_asked_by_is_read_as_that_noun_not_its_stem():
 
 def test_a_relation_owned_by_the_name_before_the_pronoun_is_not_the_questions():
     asked = "What was the name of Ivo Marren's wife?"
-    hop = "Ivo Marren (1901–1960) emigrated in 1931."
-    stating = "Founders: Aldo Marren and his wife Tilde Marren (born Tilde Rusk)"
+    hop = "Ivo Marren kept the toll house from 1931."
+    stating = "The ferry was run by Aldo Marren and his wife Tilde Marren until the bridge opened."
     other = assess(chain(asked, "Tilde Marren", "person", stating, (stating, hop), hops=(hop,)))
     assert other.confidence < 0.8 and any("Aldo Marren" in gap for gap in other.missing)
     own = "Ivo Marren and his wife Tilde Marren kept the mill."
@@ -1632,7 +1633,7 @@ def test_a_relation_owned_by_the_name_before_the_pronoun_is_not_the_questions():
 
 
 def test_a_place_asked_by_a_feature_noun_must_be_called_so():
-    read = ("The corn mill at Ossel, Tarrin parish, burned in 1888.", "Ossel lies on the River Wenn.")
+    read = ("The fulling mill by Ossel, in Tarrin parish, was sold in 1903.", "Ossel lies on the River Wenn.")
     town = type_fit(chain("What river is the Ossel mill on?", "Ossel", "place", read[0], read))
     assert town[0] < 0.5 and "river" in town[1]
     assert type_fit(chain("What river is the Ossel mill on?", "Wenn", "place", read[1], read))[0] == 1.0
