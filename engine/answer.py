@@ -497,7 +497,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
         spans = [m.group(0) for m in _DATE.finditer(text)]
         if expected.direction == "period":  # "during what years?": a start and an end, never one date alone
             return list(dict.fromkeys(m.group(0) for m in _PERIOD.finditer(text)))
-        if expected.direction == "year":  # "in what year ...?" asks for the year, not the day (nor a decade's "1820s")
+        if expected.direction == "year":  # "in what year ...?" asks for the year, not the day (nor a decade's "1840s")
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans if not DECADE.fullmatch(span)))
         return spans
     if kind == "number":

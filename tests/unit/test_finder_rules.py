@@ -476,7 +476,7 @@ def test_a_rumour_weighs_less_than_a_plain_statement() -> None:
 
 
 def test_a_decade_is_no_year() -> None:
-    text = "Ada Quill came to Velmora in the 1820s and opened the Velmora school in 1831."
-    assert candidate_spans(text, expected_answer("In what year did the Velmora school open?")) == ["1831"]
-    assert candidate_spans("Ada Quill came to Velmora in the 1820s.", expected_answer("In what year did she come?")) \
+    text = "Ada Quill came to Velmora in the 1840s and opened the Velmora school in 1852."
+    assert candidate_spans(text, expected_answer("In what year did the Velmora school open?")) == ["1852"]
+    assert candidate_spans("Ada Quill came to Velmora in the 1840s.", expected_answer("In what year did she come?")) \
         == []
