@@ -290,9 +290,19 @@ def readable_lines(sources: list[SourceRecord]) -> list[Line]:
         if source.get("suspicious"):  # a source that tries to instruct the reader never supplies the answer
             continue
         for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
+            if position == 0 and _heading_line(sentence.text, source["title"], source["text"]):
+                continue  # the page's title as its first line names the page; it states nothing
             if claimable(sentence.text) and prose(sentence.text):
                 pool.append(Line(source, sentence.text, frozenset(stems(sentence.text)), position))
     return pool
+
+
+def _heading_line(sentence: str, title: str, text: str) -> bool:
+    """A text whose whole first line is the page's title, with no sentence of its own ("ORLBY COURIER - 4 May 1961,
+    p.2"): that line is a masthead or heading, not a statement, whatever the splitter joins to it."""
+    title = title.strip()
+    return bool(title) and not re.search(r"[.!?](?:\s|$)", title) and text.startswith(title + "\n") and \
+        sentence.startswith(title)
 
 
 def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:

@@ -65,6 +65,26 @@ def question_names(question: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# where a question runs two names together: a preposition (with its article) between them, or a hyphen before the
+# lower-case word that makes a name an adjective ("the Pell & Marr-built boat")
+JOINED_NAMES = re.compile(r"\s+(?:of|for|to|in|at|on|from|by|with)(?:\s+the)?\s+|-(?=[a-z])")
+
+
+def names_as_read(question: str, texts: list[str]) -> list[str]:
+    """The question's names, one that no text mentions whole read as the names it joins when the texts mention each
+    ("the Orlby Star for the Ada Pell rescue": "Orlby Star" and "Ada Pell"; "the Pell & Marr-built boat": "Pell &
+    Marr"): a question may run two names together with a word a name of its own would not hold."""
+    return list(dict.fromkeys(part for name in question_names(question) for part in as_read(name, texts)))
+
+
+def as_read(name: str, texts: list[str]) -> list[str]:
+    """The name, or the names it joins when the texts mention each of them but not it (see ``names_as_read``)."""
+    parts = [part for part in JOINED_NAMES.split(name) if part[:1].isupper()]
+    if parts != [name] and parts and not mentioned(name, texts) and all(mentioned(part, texts) for part in parts):
+        return parts
+    return [name]
+
+
 def stems_of(text: str) -> set[str]:
     """Stems of the content words, a possessive "'s" dropped ("Tarrow's mill" speaks of Tarrow)."""
     return set(_stem_set(text))

@@ -30,9 +30,11 @@ from satiate.engine.reading.chain import (
     VERB_FOLLOWERS,
     VERDICT_KINDS,
     Chain,
+    as_read,
     collection_labels,
     known_verb,
     mentioned,
+    names_as_read,
     question_names,
     said_in,
     states,
@@ -64,7 +66,7 @@ from satiate.engine.reading.kinds import (
     owned_phrase,
     pointing_kind_words,
 )
-from satiate.engine.reading.names import name_spans
+from satiate.engine.reading.names import ADVERB, name_spans
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
@@ -158,7 +160,7 @@ def _named_nouns(chain: Chain) -> list[str]:
     if chain.kind in VERDICT_KINDS:
         return []
     found = []
-    for name in name_spans(chain.question):
+    for name in (part for span in name_spans(chain.question) for part in as_read(span, list(chain.read))):
         for match in re.finditer(rf"{re.escape(name)}\s+([a-z][a-z-]+)\b(?!\s+(?:the|an?|to)\b)", chain.question):
             # after "did"/"does" the subject ends at the bare verb: "where did the Tarrow poet die?"; after "that" or
             # "which" the name opens a clause whose next word is its verb ("the guild that Ada Pell belongs to"); and
@@ -166,7 +168,8 @@ def _named_nouns(chain: Chain) -> list[str]:
             # fallen"), since a noun the name qualifies ends its phrase
             before = words(chain.question[:match.start()])
             awaits_verb = DO_FORMS & set(before) or before[-1:] in (["that"], ["which"], ["whom"])
-            if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb:
+            if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb and not \
+                    ADVERB.fullmatch(match.group(1)):
                 found.append(f"{name} {match.group(1)}")
     return found
 
@@ -263,8 +266,8 @@ def assess(chain: Chain) -> Commitment:
     """The confidence that the cited chain settles the question, the product of the type, coverage and subject
     factors; what was established and what is missing, for the lead when the answer is not committed."""
     fit, why_not = type_fit(chain)
-    names = question_names(chain.question)
     read = list(chain.read) + list(chain.answer_pages) + list(chain.hop_pages)
+    names = names_as_read(chain.question, read)
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]

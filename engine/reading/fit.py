@@ -127,6 +127,8 @@ LIFE_EVENT = re.compile(r"\b(?i:born|died|buried|baptised|baptized|christened|ma
 PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition this often or more is a place
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
+LABELLED = re.compile(r"^(?P<label>[A-Z][^:.;!?]{0,60}):\s")  # a note's field: "Teachers in the first term: 3"
+LOOSE_COUNTS = frozenset("times people persons".split())  # counts a label may name by the act or the kind counted
 
 
 def initials_of(answer: str, text: str, capitalised: bool = False) -> str:
@@ -215,6 +217,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             labels := {_counted_by_label(answer, text) for text in chain.stating}):
         return WRONG_KIND, f"'{answer}' counts {' and '.join(sorted(labels))} (the field's label), and the question " \
                            "asks how much"
+    # "how many pupils?" is not answered by "Teachers in the first term: 3": a field's count is of what its
+    # label names (a count of times or of people may be labelled by the act or the kind of person counted)
+    if chain.kind == "number" and counted and counted not in LOOSE_COUNTS and chain.stating and all(
+            _label_noun(answer, text) and not states(stem(counted), said_in(text.split(":", 1)[0]))
+            for text in chain.stating):
+        return WRONG_KIND, f"'{answer}' counts {_label_noun(answer, chain.stating[0])} (the field's label), and the " \
+                           f"question counts {counted}"
     if chain.kind == "number" and asks_for_money(chain.question) and not a_sum(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and _a_year(answer, chain.stating):
@@ -512,6 +521,17 @@ def _numbers_a_field(answer: str, text: str) -> bool:
     the field goes on to count."""
     label = text.split(":", 1)[0]
     return is_field(text) and re.search(rf"(?<![\w.,]){re.escape(answer)}(?![\w.,]\d)", label) is not None
+
+
+def _label_noun(answer: str, text: str) -> str:
+    """The plural noun a field's label counts by, its head before any preposition ("Teachers in the first term: 3"
+    counts teachers), when the field's value is the answer; or ""."""
+    field = LABELLED.match(text)
+    if field is None or answer not in text[field.end():]:
+        return ""
+    head = re.split(rf"\s(?:{'|'.join(PREPOSITIONS)})\s", field.group("label"), maxsplit=1)[0]
+    noun = words(head)[-1:]
+    return noun[0] if noun and noun[0].endswith("s") and not noun[0].endswith("ss") else ""
 
 
 def _counted_by_label(answer: str, text: str) -> str:
@@ -841,7 +861,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
     Pell"), gives it as a birth name ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person
-    ("her uncle Ada Pell", "the carter Ada Pell"): a person."""
+    ("her uncle Ada Pell", "the carter Ada Pell", "Treasurer: Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -851,7 +871,10 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
     # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
     kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+)\s+{re.escape(name)}\b")
-    if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)):
+    # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
+    post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
+    if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
+            names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)):
         return True
     if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.text import AUXILIARIES, MONTHS, NAME_CONNECTORS, STOPWORDS, WH_WORDS, WIKI_LINK, verb_shaped
+from satiate.tools.text import (
+    AUXILIARIES,
+    MONTHS,
+    NAME_CONNECTORS,
+    STOPWORDS,
+    WEEKDAYS,
+    WH_WORDS,
+    WIKI_LINK,
+    verb_shaped,
+)
 
 # a title in double quotes, or in single quotes when it opens on a capital ('Gull Rose'): not an apostrophe ("Pells'",
 # "the winter of '71", "rock 'n' roll")
@@ -17,8 +26,10 @@ LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split())
     CLAUSE_CONJUNCTIONS
 # an adverb of the kind that opens a sentence ("Apparently", "Sadly", "Reportedly"): its suffix marks it, where names
 # ending in -ly ("Emily", "Beverly", "Kimberly") end otherwise
-SENTENCE_ADVERB = re.compile(r"[A-Z][a-z]+(?:ally|ently|antly|ately|ously|ably|ibly|ingly|edly|dly)")
-STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS)
+ADVERB_ENDINGS = r"(?:ally|ently|antly|ately|ously|ably|ibly|ingly|edly|dly|ively|fully)"
+SENTENCE_ADVERB = re.compile(rf"[A-Z][a-z]+{ADVERB_ENDINGS}")
+ADVERB = re.compile(rf"[a-z]+{ADVERB_ENDINGS}")  # "formally", "reportedly": no noun a name could qualify
+STOP_NAMES = STOPWORDS | WH_WORDS | frozenset(m.lower() for m in MONTHS + WEEKDAYS)  # a time, no one's name
 _CONNECTOR = "|".join(re.escape(word) for word in sorted(NAME_CONNECTORS))  # "Bank of England", "Ludwig van ..."
 _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("prefixes=None"), not a name
     rf"(?<![\w'’=])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:(?:{_CONNECTOR})\s+)*"

@@ -1,0 +1,89 @@
+"""How the reading layer reads the names a question runs together and the fields of a note: a name joined to
+another by a preposition or a hyphen, a count under a field's label, a post's field, a day of the week."""
+
+from __future__ import annotations
+
+from satiate.engine.answer import readable_lines
+from satiate.engine.reading.chain import Chain, names_as_read
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import a_person, type_fit
+from satiate.engine.reading.names import name_spans
+
+FERRY = "The Grey Plover crossed to Orlby under Jos Teller in the gale."
+SALVAGE = "The salvage of the Pella Dawn crew took six hours."
+
+
+def test_two_names_run_together_by_a_preposition_are_read_as_two_when_only_each_is_mentioned():
+    question = "Who was at the helm of the Grey Plover for the Pella Dawn salvage?"
+    assert names_as_read(question, [FERRY, SALVAGE]) == ["Grey Plover", "Pella Dawn"]
+    verdict = assess(Chain(question=question, answer="Jos Teller", kind="person", stating=(FERRY,),
+                           hops=(SALVAGE,), read=(FERRY, SALVAGE)))
+    assert verdict.factors["names_read"] == 1.0
+
+
+def test_a_name_of_its_own_with_a_preposition_stays_whole():
+    society = "The Society for the Care of Orchards was set up by Linnet Astley in 1911."
+    question = "Who set up the Society for the Care of Orchards?"
+    assert names_as_read(question, [society]) == ["Society for the Care of Orchards"]
+
+
+def test_parts_that_are_not_each_mentioned_leave_the_whole_name_unread():
+    question = "Who was at the helm of the Grey Plover for the Pella Dawn salvage?"
+    assert names_as_read(question, [FERRY]) == ["Grey Plover for the Pella Dawn"]
+    verdict = assess(Chain(question=question, answer="Jos Teller", kind="person", stating=(FERRY,), read=(FERRY,)))
+    assert verdict.factors["names_read"] == 0.0
+
+
+def test_a_name_made_an_adjective_by_a_hyphen_is_the_name():
+    built = "The tender was built by Quelch & Brand of Orlby in 1902."
+    question = "Who skippered the Quelch & Brand-built tender first?"
+    assert names_as_read(question, [built]) == ["Quelch & Brand"]
+
+
+def test_an_adverb_after_a_name_is_no_noun_the_name_qualifies():
+    note = "Orlby Mill was shut for six weeks in 1963."
+    question = "How long was Orlby Mill reportedly shut in 1963?"
+    verdict = assess(Chain(question=question, answer="six weeks", kind="number", stating=(note,), read=(note,)))
+    assert verdict.factors["names_read"] == 1.0
+
+
+def test_a_count_under_a_field_label_counts_what_the_label_names():
+    question = "How many pupils came to the Orlby bakery class in its first term?"
+    other = "Teachers in the first term: three"
+    fit, why = type_fit(Chain(question=question, answer="three", kind="number", stating=(other,)))
+    assert fit < 1.0 and "teachers" in why
+    own = "Pupils in the first term: 27"
+    assert type_fit(Chain(question=question, answer="27", kind="number", stating=(own,)))[0] == 1.0
+
+
+def test_a_count_of_times_may_be_labelled_by_the_act():
+    question = "How many times did members hire the Orlby marquee in 1988?"
+    field = "Bookings 1988: 14"
+    assert type_fit(Chain(question=question, answer="14", kind="number", stating=(field,)))[0] == 1.0
+
+
+def test_a_field_labelled_by_a_post_gives_a_person():
+    minutes = "Choir minutes, 4 May 1979.\n1. The choir re-formed.\n   - Treasurer: Hester Rowe\n   - Venue: Orlby"
+    assert a_person("Hester Rowe", (minutes,))
+    assert not a_person("Orlby", (minutes,))
+    stating = "Hester Rowe said the old harmonium had turned up at Orlby."
+    fit, _ = type_fit(Chain(question="In which hamlet did the old harmonium turn up?", answer="Hester Rowe",
+                            kind="place", stating=(stating,), read=(minutes, stating)))
+    assert fit < 1.0
+
+
+def test_a_day_of_the_week_names_no_one():
+    assert name_spans("The fair opens on Saturday at Orlby.") == ["Orlby"]
+    assert "Saturday" not in name_spans("Saturday was wet, said Jos Teller.")
+
+
+def test_a_first_line_that_is_the_pages_title_is_a_heading_not_a_statement():
+    text = ("ORLBY ECHO - Tuesday 3 May 1977, p.2\n(cut out by Hester; the photo shows the choir holding the cup)\n\n"
+            "The Orlby choir now holds its practices in the old school hall.")
+    source = {"id": "S1", "key": "doc:1", "title": "ORLBY ECHO - Tuesday 3 May 1977, p.2", "url": "file:///1.txt",
+              "text": text}
+    lines = [line.text for line in readable_lines([source])]
+    assert not any(line.startswith("ORLBY ECHO") for line in lines)
+    assert any("old school hall" in line for line in lines)
+    prose_page = {**source, "title": "Orlby choir", "text": "Orlby choir is a mixed choir founded in 1952."}
+    assert readable_lines([prose_page])[0].text.startswith("Orlby choir is")
