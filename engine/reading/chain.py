@@ -116,6 +116,15 @@ def states(term: str, said: set[str]) -> bool:
                for form in forms)
 
 
+def states_with_particle(term: str, particle: str, said: set[str]) -> bool:
+    """Whether stems ``said`` state a verb asked with its particle ("turned out"): the phrase itself or a paraphrase
+    of it, or the bare verb where the text never gives that verb another particle ("closed for good" says "shut
+    down"; "turns up" does not say "turned out")."""
+    if states(f"{term} {particle}", said):
+        return True
+    return states(term, said) and not any(f"{term} {other}" in said for other in PARTICLES if other != particle)
+
+
 def mentioned(name: str, texts: list[str], together: bool = True) -> bool:
     """Whether one text holds every content word of the name together: in order, at most ``NAME_GAP`` words apart
     ("Harriet Pell opened a school for mill children" does not mention "Pell Mill"). A name with the noun it

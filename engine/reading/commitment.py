@@ -38,6 +38,7 @@ from satiate.engine.reading.chain import (
     question_names,
     said_in,
     states,
+    states_with_particle,
     stems_of,
 )
 from satiate.engine.reading.fit import (
@@ -303,8 +304,14 @@ def assess(chain: Chain) -> Commitment:
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
-    covered = {term for term in asked
-               if states(term, said) or term in said_of_answer or _decade_said(term, chain_texts)}
+    # a verb the question uses with its particle ("what turned out to be ...?") is stated only with it: "turns up"
+    # tells another act
+    with_particle = {stem(verb): particle for verb, particle in
+                     re.findall(rf"\b([a-z]+)\s+({'|'.join(PARTICLES)})\b", chain.question.lower())
+                     if verb_shaped(verb) or known_verb(verb)}
+    covered = {term for term in asked if (states_with_particle(term, with_particle[term], said) if term in
+                                          with_particle else states(term, said)) or term in said_of_answer or
+               _decade_said(term, chain_texts)}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
@@ -348,7 +355,11 @@ def assess(chain: Chain) -> Commitment:
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead
+    # a verb asked with its particle ("what turned out to be ...?") is that phrasal act, not the bare verb ("turns up")
+    phrasal = {act: match.group(1) for act in acts
+               if (match := re.search(rf"\b{re.escape(act)}\s+({'|'.join(PARTICLES)})\b", chain.question))}
     verb_unstated = bool(acts) and not any(
+        states_with_particle(stem(act), phrasal[act], said_in(affirmed(text))) if act in phrasal else
         states(stem(act), said_in(affirmed(text))) for act in acts
         for text in saying + ([] if known_verb(act) or verb_shaped(act) else list(chain.answer_pages)))
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its

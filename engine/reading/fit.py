@@ -60,6 +60,7 @@ from satiate.tools.text import (
     COUNT_WORD,
     STOPWORDS,
     VERSION,
+    YEAR,
     is_field,
     stem,
     verb_shaped,
@@ -128,6 +129,7 @@ PLACE_SHARE = 0.5  # a "who" answer whose mentions follow a place preposition th
 NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
 LABELLED = re.compile(r"^(?P<label>[A-Z][^:.;!?]{0,60}):\s")  # a note's field: "Teachers in the first term: 3"
+DAY_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b", re.IGNORECASE)  # a day, which a year alone does not give
 LOOSE_COUNTS = frozenset("times people persons".split())  # counts a label may name by the act or the kind counted
 
 
@@ -197,6 +199,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if chain.stating and all(only_life_years(answer, text, chain.question) for text in chain.stating):
         return WRONG_KIND, f"'{answer}' is a year of someone's life in the cited sentence, not the time asked"
     form = asked_form(chain.question)
+    if DAY_ASKED.search(chain.question) and YEAR.fullmatch(answer.strip()):
+        return WRONG_KIND, f"'{answer}' is a year, and the question asks on what date: which day is not said"
     if form in ("time", "period") and not re.search(r"\d", answer):
         return WRONG_KIND, f"'{answer}' is not a time, and the question asks when"
     if form == "measure" and not re.search(rf"\d|\b{COUNT_WORD}\b", answer.lower()):
@@ -732,9 +736,12 @@ def _the_described_one(chain: Chain) -> str:
         return states(stem(agent), {stem(word)})
 
     by_answer = re.compile(rf"\b(\w+)\s+by\s+(?:(?:the|a|an)\s+)?(?:[a-z]+\s+){{0,3}}{re.escape(chain.answer)}")
+    # ... or in a field the agent's noun labels, on the thing's row or page: "Show: the Gull; Designer: Ada Pell"
+    labelled = re.compile(rf"\b(\w+)[*_]*:[*_]*\s+{re.escape(chain.answer)}\b")
     for text in chain.stating + chain.hops:  # the answer on the act's agent side: "designed by the architect Ada Pell"
         if thing in text and (any(is_act(match.group(1)) for match in by_answer.finditer(text)) or
-                              relative_act(text, chain.answer, is_act)):
+                              relative_act(text, chain.answer, is_act) or
+                              any(stem(match.group(1).lower()) == stem(agent) for match in labelled.finditer(text))):
             return f"{agent} of {thing}"
     return ""
 

@@ -37,8 +37,8 @@ _ASKED_FORMS = (
     ("measure", re.compile(rf"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy|fast|hot|cold)\b|"
                            rf"\b(?:what|which) (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))})\b(?! of\b)|"
                            rf"^what (?:was|is|were|are) the (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))}) of\b")),
-    ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|price|cost|fee|"
-                            r"capacity|area|size|age)\b|"
+    ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|turnout|"
+                            r"headcount|tally|total|price|cost|fee|capacity|area|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b|"  # "what did it cost to ...?"
                             r"\b(?:what|which) (?:proportion|percentage|share|fraction|ratio)\b")),  # "what share of"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),

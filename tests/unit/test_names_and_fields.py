@@ -87,3 +87,15 @@ def test_a_first_line_that_is_the_pages_title_is_a_heading_not_a_statement():
     assert any("old school hall" in line for line in lines)
     prose_page = {**source, "title": "Orlby choir", "text": "Orlby choir is a mixed choir founded in 1952."}
     assert readable_lines([prose_page])[0].text.startswith("Orlby choir is")
+
+
+def test_the_one_a_field_names_by_the_questions_agent_noun_is_the_way_to_the_answer():
+    row = "Year: 1988; Play: Salt Harvest; Director: Hester Rowe; Hall: Orlby Institute."
+    partner = "Hester Rowe and her cousin Jos Teller started the Orlby Players in 1979."
+    through = Chain(question="Who did the director of Salt Harvest start the Orlby Players with?", answer="Hester Rowe",
+                    kind="person", stating=(row,), read=(row, partner))
+    fit, why = type_fit(through)
+    assert fit < 1.0 and "director of Salt Harvest" in why
+    asked = Chain(question="Who was the director of Salt Harvest?", answer="Hester Rowe", kind="person",
+                  stating=(row,), read=(row,))
+    assert type_fit(asked)[0] == 1.0

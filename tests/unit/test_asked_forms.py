@@ -1,0 +1,41 @@
+"""What the question's wording asks of its answer: a day when it asks "on what date", a count when it asks for a
+turnout, and a verb with its particle when it asks through one."""
+
+from __future__ import annotations
+
+from satiate.engine.answer import expected_answer
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import type_fit
+
+
+def test_a_year_alone_does_not_say_on_what_date():
+    question = "On what date did the Orlby reading room open?"
+    year = Chain(question=question, answer="1904", kind="date", stating=("The Orlby reading room opened in 1904.",))
+    fit, why = type_fit(year)
+    assert fit < 1.0 and "which day" in why
+    day = Chain(question=question, answer="12 May 1904", kind="date",
+                stating=("The Orlby reading room opened on 12 May 1904.",))
+    assert type_fit(day)[0] == 1.0
+    asked_year = Chain(question="In what year did the Orlby reading room open?", answer="1904", kind="date",
+                       stating=("The Orlby reading room opened in 1904.",))
+    assert type_fit(asked_year)[0] == 1.0
+
+
+def test_a_turnout_or_a_headcount_is_a_number():
+    assert expected_answer("What was the turnout at the Orlby quiz night?").kind == "number"
+    assert expected_answer("What was the headcount at the last work day?").kind == "number"
+    assert expected_answer("What was the venue of the Orlby quiz night?").kind == "name"
+
+
+def test_a_verb_asked_with_its_particle_is_not_stated_by_the_verb_with_another():
+    question = "What turned out to be behind the damp in the Orlby vestry?"
+    damp = "The Orlby vestry has been damp since 1990."
+    other = "Still turns up to the Harvest Supper every year."
+    same = "The damp turned out to be the Kell Drain, blocked since 1950."
+    other_act = assess(Chain(question=question, answer="Harvest Supper", kind="name", stating=(other,), hops=(damp,),
+                             read=(other, damp)))
+    told = assess(Chain(question=question, answer="Kell Drain", kind="name", stating=(same,), hops=(damp,),
+                        read=(same, damp)))
+    assert "turned" in " ".join(other_act.missing)
+    assert told.factors["coverage"] == 1.0 and other_act.factors["coverage"] < 1.0
