@@ -317,6 +317,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if inner := _inner_relation(chain):
             return WRONG_KIND, (f"the cited sentence says '{answer}' is the {inner}, the way to the answer, not the "
                                 "one the question asks for")
+        if chain.kind == "person" and _only_as_a_premises(answer, chain.read):
+            return WRONG_KIND, f"'{answer}' is written only as '{answer}'s' with nothing owned after it, as a " \
+                               "church's or a shop's name is, not who"
         if chain.kind == "person" and article_share(answer, chain.read) >= PLACE_SHARE:
             return WRONG_KIND, f"'{answer}' is written after 'the', as a thing's name is (a ship's, a hall's), not who"
         if is_collection_label(chain):
@@ -791,6 +794,14 @@ def _asked_thing_named_otherwise(chain: Chain) -> tuple[str, str] | None:
     if not asked:
         return None
     beside = re.compile(rf"\b{re.escape(asked[-1])}s?(?:,\s+|\s+)(?=[A-Z\"“])")
+    # a field the asked noun labels ("Terms: 30 days" on a row, for "what terms ...?") holds the answer itself
+    labelled = re.compile(rf"(?:^|[;\n]\s*)(?:[\w'’-]+\s+)?{re.escape(asked[-1])}s?:\s*(?P<value>[^;\n]+)",
+                          re.IGNORECASE)
+    for text in chain.stating:
+        for field in labelled.finditer(text):
+            value = field.group("value").strip(" .")
+            if value and chain.answer.lower() not in value.lower():
+                return asked[-1], value
     for text in chain.stating:
         for match in beside.finditer(text):
             spans = name_spans(text[match.end():])
@@ -861,6 +872,16 @@ def _outside_the_country(answer: str, question: str) -> str:
     asked = countries_named(within.group(1).strip()) if within else frozenset()
     named = countries_named(answer)
     return within.group(1).strip() if within and asked and named and not named & asked else ""
+
+
+def _only_as_a_premises(name: str, read: tuple[str, ...]) -> bool:
+    """Every mention of the name is a possessive, and one at least owns nothing after it ("rededicated at St Orla's on
+    Sunday", "married at Pell's, the chapel"): the name of a church, a shop or a house, not a person's."""
+    mentions = list(re.finditer(rf"\b{re.escape(name)}\b(?P<owned>['’]s\b)?(?:\s*(?P<next>[\w,.;:)]+))?",
+                                "\n".join(read)))
+    return bool(mentions) and all(mention.group("owned") for mention in mentions) and any(
+        not mention.group("next") or not mention.group("next")[:1].isalnum() or mention.group("next").lower() in
+        STOPWORDS for mention in mentions)
 
 
 def a_person(name: str, read: tuple[str, ...]) -> bool:

@@ -95,7 +95,8 @@ ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a
                           r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
 MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 # acts whose "how much" is a sum of money: "how much did they pay for it?", "how much did the sale fetch?"
-MONEY_ACTS = frozenset("pay paid spend spent cost charge charged earn earned sell sold fetch fetched".split())
+MONEY_ACTS = frozenset("pay paid spend spent cost charge charged earn earned sell sold fetch fetched give giving gave "
+                       "given donate donated donating raise raised raising owe owed".split())
 CURRENCY = re.compile(r"^(?:[a-z]+\s+){0,2}[£$€¥]\s?\d")  # a sum of money ("about €40"), not a count of things
 
 

@@ -39,3 +39,11 @@ def test_a_verb_asked_with_its_particle_is_not_stated_by_the_verb_with_another()
                         read=(same, damp)))
     assert "turned" in " ".join(other_act.missing)
     assert told.factors["coverage"] == 1.0 and other_act.factors["coverage"] < 1.0
+
+
+def test_how_much_a_fund_gives_or_raises_is_a_sum_of_money():
+    assert expected_answer("How much is the Orlby trust giving towards the new roof?").direction == "money"
+    assert expected_answer("How much did the jumble sale raise?").direction == "money"
+    years = Chain(question="How much is the Orlby trust giving towards the new roof?", answer="5", kind="number",
+                  stating=("The survey says the roof needs doing within 5 years.",))
+    assert type_fit(years)[0] < 1.0

@@ -99,3 +99,22 @@ def test_the_one_a_field_names_by_the_questions_agent_noun_is_the_way_to_the_ans
     asked = Chain(question="Who was the director of Salt Harvest?", answer="Hester Rowe", kind="person",
                   stating=(row,), read=(row,))
     assert type_fit(asked)[0] == 1.0
+
+
+def test_a_field_labelled_by_the_asked_noun_holds_the_answer_itself():
+    row = "Supplier: Orlby Mill Bakery; Goods: bread, rolls; Since: 2009; Contact: Jos Teller; Terms: 30 days."
+    fit, why = type_fit(Chain(question="What payment terms do we have with the bread supplier?",
+                              answer="Orlby Mill Bakery", kind="name", stating=(row,)))
+    assert fit < 1.0 and "30 days" in why
+    assert type_fit(Chain(question="Which supplier sends our bread?", answer="Orlby Mill Bakery", kind="name",
+                          stating=(row,)))[0] == 1.0
+
+
+def test_a_name_written_only_as_a_possessive_that_owns_nothing_is_a_premises():
+    read = ("The treble was recast and rehung at St Orla's on Whit Sunday.", "St Orla's, Orlby: tower notes.")
+    fit, why = type_fit(Chain(question="Who rehung the treble?", answer="St Orla", kind="person", stating=read[:1],
+                              read=read))
+    assert fit < 1.0 and "St Orla's" in why
+    person = ("The treble was rehung by Jos Teller.", "Jos Teller's nephew rang it first.")
+    assert type_fit(Chain(question="Who rehung the treble?", answer="Jos Teller", kind="person",
+                          stating=person[:1], read=person))[0] == 1.0
