@@ -141,6 +141,10 @@ _QUANTITY = re.compile(
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent knots mph degrees °C °F".split())
+# a date a note writes short ("Sat 12 Oct 24", "Oct 3"): its numbers are a day and a year, and count nothing
+_SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
+_SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{_SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
+                         rf"\b{_SHORT_MONTH}\s+\d{{1,2}}\b(?:,?\s+(?:'\d{{2}}|\d{{4}})\b)?")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -511,7 +515,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans if not DECADE.fullmatch(span)))
         return spans
     if kind == "number":
-        dated = [m.span() for m in _DATE.finditer(text)]
+        dated = [m.span() for pattern in (_DATE, _SHORT_DATE) for m in pattern.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)  # "4" of "4 May 1931" is a date
                  and not RATE.search(text, 0, m.start())  # "one pump to every four houses" is a rate, no count

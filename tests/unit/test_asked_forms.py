@@ -3,7 +3,7 @@ turnout, and a verb with its particle when it asks through one."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import expected_answer
+from satiate.engine.answer import candidate_spans, expected_answer
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import type_fit
@@ -47,3 +47,9 @@ def test_how_much_a_fund_gives_or_raises_is_a_sum_of_money():
     years = Chain(question="How much is the Orlby trust giving towards the new roof?", answer="5", kind="number",
                   stating=("The survey says the roof needs doing within 5 years.",))
     assert type_fit(years)[0] < 1.0
+
+
+def test_a_number_in_a_short_written_date_counts_nothing():
+    asked = expected_answer("What was the turnout at the Orlby work day?")
+    assert candidate_spans("Sat 12 Oct 24 - Orlby, hedging along the bank.", asked) == []
+    assert candidate_spans("Oct 5, 14 volunteers turned up.", asked) == ["14"]
