@@ -141,7 +141,7 @@ _QUANTITY = re.compile(
 # Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
                      "years days hours minutes seconds percent knots mph degrees °C °F".split())
-# a date a note writes short ("Sat 12 Oct 24", "Oct 3"): its numbers are a day and a year, and count nothing
+# a date a note writes short ("Thu 3 Nov 22", "Oct 3"): its numbers are a day and a year, and count nothing
 _SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
 _SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{_SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
                          rf"\b{_SHORT_MONTH}\s+\d{{1,2}}\b(?:,?\s+(?:'\d{{2}}|\d{{4}})\b)?")

@@ -304,7 +304,7 @@ def assess(chain: Chain) -> Commitment:
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
-    # a verb the question uses with its particle ("what turned out to be ...?") is stated only with it: "turns up"
+    # a verb the question uses with its particle ("what did it turn out to be?") is stated only with it: "turns up"
     # tells another act
     with_particle = {stem(verb): particle for verb, particle in
                      re.findall(rf"\b([a-z]+)\s+({'|'.join(PARTICLES)})\b", chain.question.lower())
@@ -355,7 +355,7 @@ def assess(chain: Chain) -> Commitment:
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead
-    # a verb asked with its particle ("what turned out to be ...?") is that phrasal act, not the bare verb ("turns up")
+    # a verb asked with its particle ("what did it turn out to be?") is that phrasal act, not the bare verb ("turns up")
     phrasal = {act: match.group(1) for act in acts
                if (match := re.search(rf"\b{re.escape(act)}\s+({'|'.join(PARTICLES)})\b", chain.question))}
     verb_unstated = bool(acts) and not any(

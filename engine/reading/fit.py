@@ -794,7 +794,7 @@ def _asked_thing_named_otherwise(chain: Chain) -> tuple[str, str] | None:
     if not asked:
         return None
     beside = re.compile(rf"\b{re.escape(asked[-1])}s?(?:,\s+|\s+)(?=[A-Z\"“])")
-    # a field the asked noun labels ("Terms: 30 days" on a row, for "what terms ...?") holds the answer itself
+    # a field the asked noun labels ("Terms: 30 days" on a row, for "which credit terms ...?") holds the answer
     labelled = re.compile(rf"(?:^|[;\n]\s*)(?:[\w'’-]+\s+)?{re.escape(asked[-1])}s?:\s*(?P<value>[^;\n]+)",
                           re.IGNORECASE)
     for text in chain.stating:
@@ -875,8 +875,8 @@ def _outside_the_country(answer: str, question: str) -> str:
 
 
 def _only_as_a_premises(name: str, read: tuple[str, ...]) -> bool:
-    """Every mention of the name is a possessive, and one at least owns nothing after it ("rededicated at St Orla's on
-    Sunday", "married at Pell's, the chapel"): the name of a church, a shop or a house, not a person's."""
+    """Every mention of the name is a possessive, and one at least owns nothing after it ("rehung at St Orla's after
+    the fire", "married at Pell's, the chapel"): the name of a church, a shop or a house, not a person's."""
     mentions = list(re.finditer(rf"\b{re.escape(name)}\b(?P<owned>['’]s\b)?(?:\s*(?P<next>[\w,.;:)]+))?",
                                 "\n".join(read)))
     return bool(mentions) and all(mention.group("owned") for mention in mentions) and any(

@@ -23,33 +23,33 @@ def test_a_year_alone_does_not_say_on_what_date():
 
 
 def test_a_turnout_or_a_headcount_is_a_number():
-    assert expected_answer("What was the turnout at the Orlby quiz night?").kind == "number"
-    assert expected_answer("What was the headcount at the last work day?").kind == "number"
+    assert expected_answer("What was the usual turnout for the Orlby quiz night?").kind == "number"
+    assert expected_answer("What was the headcount for the Orlby fete?").kind == "number"
     assert expected_answer("What was the venue of the Orlby quiz night?").kind == "name"
 
 
 def test_a_verb_asked_with_its_particle_is_not_stated_by_the_verb_with_another():
-    question = "What turned out to be behind the damp in the Orlby vestry?"
+    question = "What did the damp in the Orlby vestry turn out to be?"
     damp = "The Orlby vestry has been damp since 1990."
-    other = "Still turns up to the Harvest Supper every year."
-    same = "The damp turned out to be the Kell Drain, blocked since 1950."
+    other = "Jos Teller turns up at every Harvest Supper."
+    same = "The damp turned out to be the Tarn Drain, blocked since 1950."
     other_act = assess(Chain(question=question, answer="Harvest Supper", kind="name", stating=(other,), hops=(damp,),
                              read=(other, damp)))
-    told = assess(Chain(question=question, answer="Kell Drain", kind="name", stating=(same,), hops=(damp,),
+    told = assess(Chain(question=question, answer="Tarn Drain", kind="name", stating=(same,), hops=(damp,),
                         read=(same, damp)))
-    assert "turned" in " ".join(other_act.missing)
+    assert "'turn'" in " ".join(other_act.missing)
     assert told.factors["coverage"] == 1.0 and other_act.factors["coverage"] < 1.0
 
 
 def test_how_much_a_fund_gives_or_raises_is_a_sum_of_money():
-    assert expected_answer("How much is the Orlby trust giving towards the new roof?").direction == "money"
+    assert expected_answer("How much will the Orlby trust give for the new roof?").direction == "money"
     assert expected_answer("How much did the jumble sale raise?").direction == "money"
-    years = Chain(question="How much is the Orlby trust giving towards the new roof?", answer="5", kind="number",
+    years = Chain(question="How much will the Orlby trust give for the new roof?", answer="5", kind="number",
                   stating=("The survey says the roof needs doing within 5 years.",))
     assert type_fit(years)[0] < 1.0
 
 
 def test_a_number_in_a_short_written_date_counts_nothing():
-    asked = expected_answer("What was the turnout at the Orlby work day?")
-    assert candidate_spans("Sat 12 Oct 24 - Orlby, hedging along the bank.", asked) == []
+    asked = expected_answer("What was the usual turnout for the Orlby work day?")
+    assert candidate_spans("Thu 3 Nov 22 - Orlby, ditching by the lane.", asked) == []
     assert candidate_spans("Oct 5, 14 volunteers turned up.", asked) == ["14"]

@@ -90,20 +90,20 @@ def test_a_first_line_that_is_the_pages_title_is_a_heading_not_a_statement():
 
 
 def test_the_one_a_field_names_by_the_questions_agent_noun_is_the_way_to_the_answer():
-    row = "Year: 1988; Play: Salt Harvest; Director: Hester Rowe; Hall: Orlby Institute."
-    partner = "Hester Rowe and her cousin Jos Teller started the Orlby Players in 1979."
-    through = Chain(question="Who did the director of Salt Harvest start the Orlby Players with?", answer="Hester Rowe",
-                    kind="person", stating=(row,), read=(row, partner))
+    row = "Year: 1988; Play: Brine Harvest; Director: Hester Rowe; Hall: Orlby Institute."
+    partner = "Hester Rowe and her cousin Jos Teller started the Orlby Masquers in 1979."
+    through = Chain(question="With whom did the director of Brine Harvest start the Orlby Masquers?",
+                    answer="Hester Rowe", kind="person", stating=(row,), read=(row, partner))
     fit, why = type_fit(through)
-    assert fit < 1.0 and "director of Salt Harvest" in why
-    asked = Chain(question="Who was the director of Salt Harvest?", answer="Hester Rowe", kind="person",
+    assert fit < 1.0 and "director of Brine Harvest" in why
+    asked = Chain(question="Who was the director of Brine Harvest?", answer="Hester Rowe", kind="person",
                   stating=(row,), read=(row,))
     assert type_fit(asked)[0] == 1.0
 
 
 def test_a_field_labelled_by_the_asked_noun_holds_the_answer_itself():
-    row = "Supplier: Orlby Mill Bakery; Goods: bread, rolls; Since: 2009; Contact: Jos Teller; Terms: 30 days."
-    fit, why = type_fit(Chain(question="What payment terms do we have with the bread supplier?",
+    row = "Firm: Orlby Mill Bakery; Sends: bread and rolls; Credit terms: 30 days; Van: Tuesdays."
+    fit, why = type_fit(Chain(question="Which credit terms did the bread supplier give us?",
                               answer="Orlby Mill Bakery", kind="name", stating=(row,)))
     assert fit < 1.0 and "30 days" in why
     assert type_fit(Chain(question="Which supplier sends our bread?", answer="Orlby Mill Bakery", kind="name",
@@ -111,7 +111,7 @@ def test_a_field_labelled_by_the_asked_noun_holds_the_answer_itself():
 
 
 def test_a_name_written_only_as_a_possessive_that_owns_nothing_is_a_premises():
-    read = ("The treble was recast and rehung at St Orla's on Whit Sunday.", "St Orla's, Orlby: tower notes.")
+    read = ("The treble was recast and rehung at St Orla's on Candlemas.", "St Orla's, Orlby: tower notes.")
     fit, why = type_fit(Chain(question="Who rehung the treble?", answer="St Orla", kind="person", stating=read[:1],
                               read=read))
     assert fit < 1.0 and "St Orla's" in why
