@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
 from satiate.engine.roles import INTERVENING
 from satiate.tools.lexicon import PARTICLES, act_of_relation, converse, paraphrases, phrase_stems
-from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, words
+from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, verb_shaped, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
 # "when did the mill that Ada Pell built close?": after "did" and its subject, the last word is the verb asked about
@@ -114,6 +114,14 @@ def states(term: str, said: set[str]) -> bool:
     forms |= {act} if (act := act_of_relation(term)) else set()  # "wed Ivo Marr" says who her husband was
     return any(form in said or paraphrases(form) & said or (other := converse(form)) and other[0] in said
                for form in forms)
+
+
+def particles_asked(question: str) -> dict[str, str]:
+    """The particle each verb of the question is asked with, by the verb's stem ("what did it turn out to be?":
+    "turn" -> "out"); a noun before a particle ("the way out") is none."""
+    return {stem(verb): particle for verb, particle in
+            re.findall(rf"\b([a-z]+)\s+({'|'.join(PARTICLES)})\b", question.lower())
+            if verb_shaped(verb) or known_verb(verb)}
 
 
 def states_with_particle(term: str, particle: str, said: set[str]) -> bool:

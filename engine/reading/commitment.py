@@ -35,6 +35,7 @@ from satiate.engine.reading.chain import (
     known_verb,
     mentioned,
     names_as_read,
+    particles_asked,
     question_names,
     said_in,
     states,
@@ -306,9 +307,7 @@ def assess(chain: Chain) -> Commitment:
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say
     # a verb the question uses with its particle ("what did it turn out to be?") is stated only with it: "turns up"
     # tells another act
-    with_particle = {stem(verb): particle for verb, particle in
-                     re.findall(rf"\b([a-z]+)\s+({'|'.join(PARTICLES)})\b", chain.question.lower())
-                     if verb_shaped(verb) or known_verb(verb)}
+    with_particle = particles_asked(chain.question)
     covered = {term for term in asked if (states_with_particle(term, with_particle[term], said) if term in
                                           with_particle else states(term, said)) or term in said_of_answer or
                _decade_said(term, chain_texts)}
@@ -354,13 +353,11 @@ def assess(chain: Chain) -> Commitment:
         rf"\b{re.escape(act)}\s+(?:{'|'.join(VERB_FOLLOWERS)})\b", chain.question)) if chain.kind != "person" else ()
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
-    # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead
-    # a verb asked with its particle ("what did it turn out to be?") is that phrasal act, not the bare verb ("turns up")
-    phrasal = {act: match.group(1) for act in acts
-               if (match := re.search(rf"\b{re.escape(act)}\s+({'|'.join(PARTICLES)})\b", chain.question))}
+    # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead;
+    # a verb asked with its particle is that phrasal act, as above
     verb_unstated = bool(acts) and not any(
-        states_with_particle(stem(act), phrasal[act], said_in(affirmed(text))) if act in phrasal else
-        states(stem(act), said_in(affirmed(text))) for act in acts
+        states_with_particle(stem(act), with_particle[stem(act)], said_in(affirmed(text))) if stem(act) in
+        with_particle else states(stem(act), said_in(affirmed(text))) for act in acts
         for text in saying + ([] if known_verb(act) or verb_shaped(act) else list(chain.answer_pages)))
     # a "who" of an act between two parties ("who bought it?") is shown only by a sentence telling that act or its
     # converse: a sentence naming the person for something else cannot say which side they were on
