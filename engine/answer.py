@@ -32,6 +32,7 @@ from satiate.engine.reading.fit import (
     done_by,
     initials_of,
     is_alias,
+    named_beside,
     on_the_converse_side,
     only_a_reference,
     only_an_authority,
@@ -541,8 +542,9 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
                       of_kind: bool = False, names: tuple[str, ...] = ()) -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
     Hefferline" is the question's own subject). The noun the question names its answer by does not count as named:
-    "Harrow County" answers "what county?". A name the sources call by the question's noun phrase may share half
-    its words with the question: "Gull Sound Ferry" answers "which ferry crosses the Gull River?"."""
+    "Harrow County" answers "what county?". A name the sources call by the question's noun phrase, or set beside
+    its noun, may share half its words with the question: "Gull Sound Ferry" answers "which ferry crosses the Gull
+    River?"."""
     if span.lower() in question_lower:
         return False
     span_terms = stems(span)
@@ -613,8 +615,10 @@ def head_noun(question: str) -> str:
 def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: bool = False) -> float:
     """How well a span fits the kind asked for; a quoted span is a title, not a person; a span that carries the
     question's own noun ("Harrow County" for "what county") fits best, and so does the name a sentence says
-    something is called, for a question asking what it was called (``naming``)."""
-    if head and _headed_by(span, head) or naming and expected.kind != "person" and is_alias(span, text):
+    something is called or sets beside the noun ("the Tuesday club (Owl Hour)"), for a question asking what it was
+    called (``naming``)."""
+    if head and (_headed_by(span, head) or naming and span in named_beside(head, text)) or \
+            naming and expected.kind != "person" and is_alias(span, text):
         return 1.3
     if expected.kind == "person":
         parts = [part for part in span.split() if part != "&"]  # "Pell & Sons": a firm's name, each word capitalised
@@ -754,7 +758,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
             if span in filling:  # in the question's open place: the answer, unless the question says it itself
                 if key in question_lower:
                     continue
-            elif not _outside_question(span, question_lower, question_terms, head, share is not None, names) or \
+            elif not _outside_question(span, question_lower, question_terms, head, share is not None or (
+                    naming and span in named_beside(head, scored.line.text)), names) or \
                     len(span.split()) > 1 and span.split()[-1] in short_forms or (
                     expected.kind != "number" and expected.direction != "version" and head not in ADJECTIVE_HEADS
                     and _modifier(span, scored.line.text)):

@@ -196,14 +196,20 @@ _CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
 # and an article, is the alternative set aside ("not until 1902" says when it did happen, so "until" is none)
 _SET_ASIDE = re.compile(r"\bnot\s+(?:(?:at|in|on|from|to|by|for|with|the|a|an)\s+){0,2}$", re.IGNORECASE)
 
+# "founded in 1921 [sic: should be 1912]", "1921 (a misprint for 1912)": a value the text flags as mistaken right
+# after it
+_FLAGGED = re.compile(r"^[\s*_]*[\[(]?[\s*_]*(?:sic\b|should (?:be|read|say)\b|recte\b|wrong\b|a (?:mistake|misprint|"
+                      r"typo)\b|an error\b|in error\b)", re.IGNORECASE)
+
 
 def denies(sentence: str, name: str, relation: set[str]) -> bool:
     """The sentence denies the name a relation: a negation follows the name and precedes a word whose stem is in
     ``relation``, within one clause ("Ada Pell did not design it", "Ada Pell never married"); or the name is the
-    alternative "not" sets aside ("held at Orren, not at Kesh"). Such a sentence is evidence against the name,
+    alternative "not" sets aside ("held at Orren, not at Kesh"), or the text flags it as mistaken right after it
+    ("1921 [sic: should be 1912]"). Such a sentence is evidence against the name,
     whatever words it shares with the question."""
     at = sentence.find(name)
-    if at >= 0 and _SET_ASIDE.search(sentence[:at]):
+    if at >= 0 and (_SET_ASIDE.search(sentence[:at]) or _FLAGGED.match(sentence[at + len(name):])):
         return True
     if at < 0 or not relation:
         return False

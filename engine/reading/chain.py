@@ -33,6 +33,8 @@ NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada
 COMPOUND_HEAD, COMPOUND_TAIL = 3, 4  # the shortest first and last parts of a compound read as its last word's act
 CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
 OBJECT_REACH = 2  # words between a determiner and the last two words of a noun phrase that ends a question
+# a field of a row ("Built by: Ada Pell" in "Boat: Tern; Built by: Ada Pell; Skippered by: Ivo Marr"): label, value
+ROW_FIELD = re.compile(r"(?:^|;\s+)(?P<label>[A-Za-z][^:;\n]{0,59}):\s+(?P<value>[^;\n]+)")
 STEMMED_TEXTS = 4096  # texts whose stems are remembered: a run's pages and sentences, asked about again and again
 
 

@@ -27,6 +27,7 @@ from satiate.engine.reading.chain import (
     CLAUSE_OPENERS,
     LIGHT_VERBS,
     PARTICLES,
+    ROW_FIELD,
     VERB_FOLLOWERS,
     VERDICT_KINDS,
     Chain,
@@ -68,7 +69,7 @@ from satiate.engine.reading.kinds import (
     owned_phrase,
     pointing_kind_words,
 )
-from satiate.engine.reading.names import ADVERB, name_spans
+from satiate.engine.reading.names import ADVERB, abbreviation, name_spans
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
@@ -389,6 +390,7 @@ def assess(chain: Chain) -> Commitment:
     bridge = _taken_for_its_relatum(chain, names, saying, chain_texts)
     others_thing = _owned_otherwise(chain)
     related = _related_to_another(chain, names)
+    label, other_label = _field_unasked(chain, names)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
@@ -409,7 +411,9 @@ def assess(chain: Chain) -> Commitment:
                      f"the sentence stating '{answer}' tells of {others_thing}" if others_thing
                      else "",
                      f"the sentence stating '{answer}' relates it to {related}, not to {' or '.join(names)}" if related
-                     else ""]
+                     else "",
+                     f"the row gives '{answer}' as its '{label}', beside its '{other_label}', and the question "
+                     f"does not ask the '{label}'" if label else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -518,6 +522,39 @@ def _taken_for_its_relatum(chain: Chain, names: list[str], saying: list[str], ch
         return ""
     act_stems = " ".join(stem(word) for word in act.split())
     return "" if any(states(act_stems, said_in(affirmed(text))) for text in chain_texts) else act
+
+
+def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
+    """The label of the field a row gives the answer under, and of another field on the same row giving a value of
+    the same form, when the question says nothing of the answer's field, by its label or by a word of its value
+    ("Boat: Tern; Built by: Ada Pell; Skippered by: Ivo Marr" for "who is in charge of the Tern?"): the row tells two
+    relations, and the question does not say it asks the answer's. The row's first field is the record itself, what
+    the row is about: answering by it needs no label."""
+    asked = said_in(chain.question) | {stem(word) for word in words(chain.question)}  # "made" too, a light verb
+
+    def said(label: str) -> bool:
+        return any(states(stem(word), asked) for word in words(label)
+                   if word not in STOPWORDS or known_verb(word))  # "Made by" labels by its verb
+
+    def same_form(value: str) -> bool:
+        if re.search(r"\d", chain.answer):
+            return bool(re.search(r"\d", value))
+        spans = [span for span in name_spans(value) if not abbreviation(span)]
+        return bool(spans) and not any(mentioned(name, [value]) for name in names)
+
+    for text in chain.stating:
+        fields = [(match.group("label").strip(), match.group("value")) for match in ROW_FIELD.finditer(text)]
+        holding = [at for at, (_, value) in enumerate(fields) if chain.answer in value]
+        if len(fields) < 2 or len(holding) != 1 or holding[0] == 0:
+            continue
+        label, value = fields[holding[0]]
+        if said(label) or said(" ".join(re.findall(r"\b[a-z]+\b", value))):  # "Made by: built by Ada Pell"
+            continue
+        other = next((other_label for at, (other_label, other_value) in enumerate(fields)
+                      if at not in (0, holding[0]) and same_form(other_value)), "")
+        if other:
+            return label, other
+    return "", ""
 
 
 def _version_unsaid(chain: Chain, saying: list[str]) -> str:

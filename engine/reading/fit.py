@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from satiate.engine.reading.chain import (
     PARTICLES,
+    ROW_FIELD,
     VERDICT_KINDS,
     Chain,
     asked_verb,
@@ -40,7 +41,13 @@ from satiate.engine.reading.kinds import (
     phrase_tokens,
     said_to_be,
 )
-from satiate.engine.reading.names import DETERMINERS, abbreviation, name_spans, written_in_lower_case
+from satiate.engine.reading.names import (
+    DETERMINERS,
+    abbreviation,
+    name_spans,
+    opens_on_its_verb,
+    written_in_lower_case,
+)
 from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import (
@@ -58,6 +65,7 @@ from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
     COUNT_WORD,
+    MONTHS,
     STOPWORDS,
     VERSION,
     YEAR,
@@ -130,6 +138,7 @@ NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
 LABELLED = re.compile(r"^(?P<label>[A-Z][^:.;!?]{0,60}):\s")  # a note's field: "Teachers in the first term: 3"
 DAY_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b", re.IGNORECASE)  # a day, which a year alone does not give
+PERIOD_LABELS = frozenset("month week day date quarter season term".split())  # a row's part of a year
 LOOSE_COUNTS = frozenset("times people persons".split())  # counts a label may name by the act or the kind counted
 
 
@@ -228,6 +237,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             for text in chain.stating):
         return WRONG_KIND, f"'{answer}' counts {_label_noun(answer, chain.stating[0])} (the field's label), and the " \
                            f"question counts {counted}"
+    if chain.kind == "number" and (part := _count_of_a_part(chain)):
+        return WRONG_KIND, f"'{answer}' is the count of one row, for {part}, and the question counts a whole year"
     if chain.kind == "number" and asks_for_money(chain.question) and not a_sum(answer, chain.stating):
         return WRONG_KIND, f"'{answer}' is no sum of money, and the question asks how much money"
     if chain.kind == "number" and _a_year(answer, chain.stating):
@@ -552,6 +563,20 @@ def _counted_by_label(answer: str, text: str) -> str:
     return noun[0]
 
 
+def _count_of_a_part(chain: Chain) -> str:
+    """The part of a year a row of counts is for ("Month: Mar; Boat: Tern; Trips: 4"), when the question dates its
+    count by a year alone ("how many trips did the Tern make in 1951?"): the row counts that part, not the year."""
+    if not YEAR.search(chain.question) or re.search(rf"\b(?:{'|'.join(month[:3] for month in MONTHS)})",
+                                                     chain.question) or not chain.stating:
+        return ""
+    parts = []
+    for text in chain.stating:
+        for match in ROW_FIELD.finditer(text):
+            if match.group("label").strip().lower() in PERIOD_LABELS and chain.answer not in match.group("value"):
+                parts.append(match.group("value").strip(" ."))
+    return parts[0] if len(parts) >= len(chain.stating) else ""
+
+
 def _ranked_otherwise(chain: Chain) -> tuple[str, str, str] | None:
     """The rank the question asks for ("the first curator"), when every cited sentence gives a rank of its own and
     none the one asked ("X was the second curator", "X was the last man to hold the post"): the first and the last
@@ -793,7 +818,6 @@ def _asked_thing_named_otherwise(chain: Chain) -> tuple[str, str] | None:
     asked = asked_phrase(chain.question)
     if not asked:
         return None
-    beside = re.compile(rf"\b{re.escape(asked[-1])}s?(?:,\s+|\s+)(?=[A-Z\"“])")
     # a field the asked noun labels ("Terms: 30 days" on a row, for "which credit terms ...?") holds the answer
     labelled = re.compile(rf"(?:^|[;\n]\s*)(?:[\w'’-]+\s+)?{re.escape(asked[-1])}s?:\s*(?P<value>[^;\n]+)",
                           re.IGNORECASE)
@@ -803,13 +827,25 @@ def _asked_thing_named_otherwise(chain: Chain) -> tuple[str, str] | None:
             if value and chain.answer.lower() not in value.lower():
                 return asked[-1], value
     for text in chain.stating:
-        for match in beside.finditer(text):
-            spans = name_spans(text[match.end():])
-            if spans and text[match.end():].lstrip("\"“").startswith(spans[0]) and not any(  # the question's own
-                    same_name(name_words(spans[0]), name_words(name))  # thing is what it asks about, not for
-                    for name in [chain.answer, *question_names(chain.question)]):
-                return asked[-1], spans[0]
+        for name in named_beside(asked[-1], text):
+            if not any(same_name(name_words(name), name_words(other))  # the question's own thing is what it asks
+                       for other in [chain.answer, *question_names(chain.question)]):  # about, not for
+                return asked[-1], name
     return None
+
+
+def named_beside(noun: str, text: str) -> list[str]:
+    """The names the text sets right after the noun, as what that thing is called: plainly, after a comma, or in
+    brackets ("his own shop, Pell & Sons", "the Tuesday club (Owl Hour)")."""
+    if not noun:
+        return []
+    beside = re.compile(rf"\b{re.escape(noun)}s?(?:,\s+|\s+\(?)(?=[A-Z\"“])")
+    found = []
+    for match in beside.finditer(text):
+        spans = name_spans(text[match.end():])
+        if spans and text[match.end():].lstrip("\"“").startswith(spans[0]):
+            found.append(spans[0])
+    return found
 
 
 def _owner_of_the_asked(chain: Chain) -> str:
@@ -851,8 +887,12 @@ def _only_opens_sentences(word: str, texts: tuple[str, ...]) -> bool:
     # stands in apposition to a name as a pronoun
     adverbial = [text for text in texts for match in re.finditer(
         rf"{start}{re.escape(word)},\s+(?:it|he|she|they|we|there)\b", text, re.M)]
+    # "Retired after the 1970 regatta.": the verb a subjectless note opens on
+    fragment = [text for text in texts for match in re.finditer(rf"{start}{re.escape(word)}\s+(\S+)", text, re.M)
+                if opens_on_its_verb(word, match.group(1))]
     return bool(found) and (word.lower().endswith("ly") and len(opening) == len(found) or
-                            len(heading) == len(found) or len(scene) == len(found) or len(adverbial) == len(found))
+                            len(heading) == len(found) or len(scene) == len(found) or len(adverbial) == len(found) or
+                            len(fragment) == len(found))
 
 
 def only_life_years(span: str, sentence: str, question: str) -> bool:
@@ -888,8 +928,9 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it, or by a full name it ends: "Pell" alone is of the person
     whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
-    Pell"), gives it as a birth name ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person
-    ("her uncle Ada Pell", "the carter Ada Pell", "Treasurer: Ada Pell"): a person."""
+    Pell"), a marriage ("she wed Ada Pell"), gives it as a birth name ("born Ada Pell", "née Ada Pell"), or sets
+    it beside a noun for a kind of person ("her uncle Ada Pell", "the carter Ada Pell", "Treasurer: Ada Pell"): a
+    person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -899,6 +940,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
     # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
     kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+)\s+{re.escape(name)}\b")
+    # "she wed Ivo Marr", "married Ada Pell in 1901": one marries a person
+    spouse = re.compile(rf"\b(?:married|marries|marry|wed|weds|wedded)\s+{re.escape(name)}\b")
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
     if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
@@ -907,7 +950,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
-        dated.search(text) or titled.search(text) or birth_name.search(text) for text in read)
+        dated.search(text) or titled.search(text) or birth_name.search(text) or spouse.search(text) for text in read)
 
 
 def aliases_in(sentence: str) -> list[str]:
@@ -936,12 +979,17 @@ def done_by(span: str, text: str, acts: frozenset[str]) -> bool:
 
 
 def only_a_reference(span: str, text: str) -> bool:
-    """Every mention of the span in the text points the reader to another note ("(see "The Gedney Works")"): the
-    title of a note, not something the sentence says."""
+    """Every mention of the span in the text points the reader to another note ("(see "The Gedney Works")"), or
+    opens a bracketed citation with its date or page ("the sale notice (Orlby Courier, June 1968)"): the title of
+    a note or where the words were printed, not something the sentence says."""
     mentions = [match.start() for match in re.finditer(re.escape(span), text)]
     referred = [match.start() for match in re.finditer(rf"\bsee\s+(?:also\s+)?[\"“]?(?=\[*{re.escape(span)})",
                                                         text, re.IGNORECASE)]
-    return bool(mentions) and len(referred) >= len(mentions)
+    month = "|".join(month[:3] for month in MONTHS)
+    cited = [match.start() for match in re.finditer(  # a year alone, never a span of years (a life's dates)
+        rf"\((?={re.escape(span)},\s+(?:(?:\d{{1,2}}\s+)?(?:{month})[a-z]*\.?\s+)?\d{{4}}\)|"
+        rf"{re.escape(span)},\s+pp?\.\s*\d)", text)]
+    return bool(mentions) and len(referred) + len(cited) >= len(mentions)
 
 
 def only_an_authority(span: str, text: str, question: str) -> bool:

@@ -16,6 +16,7 @@ from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, WH_WORDS, stem,
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
 # about, an auxiliary starts its verb.
 PHRASE_ENDS = frozenset("in of on at by for from to with into near as and or that who whom whose where when".split())
+WH_IS = re.compile(r"\b(what|which|who|where|when|how)['’]s\b", re.IGNORECASE)  # "what's the name of" is "what is"
 # Nouns asking for what a one-word adjective names ("What nationality ...?" -> "British"), which never says the noun.
 ADJECTIVE_HEADS = frozenset("nationality ethnicity".split())
 # "what kind of X", "what type of X": the kind word only points at X; so does one after X ("which apple variety").
@@ -37,8 +38,11 @@ _ASKED_FORMS = (
     ("measure", re.compile(rf"\bhow (?:deep|tall|high|far|wide|long|large|big|heavy|fast|hot|cold)\b|"
                            rf"\b(?:what|which) (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))})\b(?! of\b)|"
                            rf"^what (?:was|is|were|are) the (?:[a-z]+ )?(?:{'|'.join(sorted(MEASURE_NOUNS))}) of\b")),
-    ("quantity", re.compile(r"^what (?:was|is|were|are) the (?:\w+ )?(?:score|population|attendance|turnout|"
-                            r"headcount|tally|total|price|cost|fee|capacity|area|size|age)\b|"
+    # (the owner may be a name, taken out of the wording before it is read: "what was Ada Pell's rent" reads
+    # "what was 's rent")
+    ("quantity", re.compile(r"^what (?:was|is|were|are) (?:the|his|her|its|their|(?:[\w-]+ )?[\w-]*['’]?s) "
+                            r"(?:\w+ )?(?:score|population|attendance|turnout|headcount|tally|total|price|cost|fee|"
+                            r"rent|wage|wages|salary|fare|capacity|area|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b|"  # "what did it cost to ...?"
                             r"\b(?:what|which) (?:proportion|percentage|share|fraction|ratio)\b")),  # "what share of"
     ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
@@ -138,7 +142,7 @@ def asked_phrase(question: str) -> list[str]:
     question word is followed by its verb ("what is ..."), is a relative "which" ("the town in which ...", not "in
     which town ...?", the question's own), or the phrase runs on too long to be a noun phrase. "What was the ferry
     ... called?" asks for a ferry, as "what was the name of the ferry ...?" does."""
-    clause = re.split(r"[,;:?!\"“(]", question)
+    clause = re.split(r"[,;:?!\"“(]", WH_IS.sub(r"\1 is", question))
     for part in clause:
         tokens = phrase_tokens(part)
         for at, token in enumerate(tokens):

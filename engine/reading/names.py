@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from satiate.tools.lexicon import paraphrases
 from satiate.tools.text import (
     AUXILIARIES,
     MONTHS,
@@ -13,6 +14,7 @@ from satiate.tools.text import (
     WEEKDAYS,
     WH_WORDS,
     WIKI_LINK,
+    stem,
     verb_shaped,
 )
 
@@ -44,7 +46,10 @@ _SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _AFTER_NUMBER = re.compile(rf"(?<=\d)\s+(?:{_CONNECTOR})\s+(?=[A-Z])")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
-LINE_VERB_FOLLOWERS = frozenset("in at on by for from as to into near under with".split())  # what follows that verb
+# what follows the verb a subjectless note opens on: a preposition ("Closed in 1958", "Retired after the regatta"), or
+# a quantifier before its object ("Keeps both ledgers")
+LINE_VERB_FOLLOWERS = frozenset("in at on by for from as to into near under with after before until since during "
+                                "all both several".split())
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
 
@@ -88,8 +93,7 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
         return ""
     if opens and len(parts) == 1 and following and following[0].lower() in DETERMINERS:
         return ""
-    if opens and len(parts) == 1 and verb_shaped(parts[0].lower()) and following and (
-            following[0].lower() in LINE_VERB_FOLLOWERS or following[0][:1].isdigit()):
+    if opens and len(parts) == 1 and following and opens_on_its_verb(parts[0], following[0]):
         return ""  # "Closed in 1958.", "Built 1834 for ...": a note's line opening on its verb, its subject the page
     if opens and len(parts) > 1 and parts[0].lower() in common and (
             _IDENTIFIER.search(parts[1]) or verb_shaped(parts[0].lower())):
@@ -103,6 +107,15 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
             any(span != q and span in q for q in quoted):
         return ""  # a number alone, or a fragment of a quoted title, is not a name of its own
     return span
+
+
+def opens_on_its_verb(word: str, following: str) -> bool:
+    """A note's line that drops its subject opens on its verb ("Closed in 1958.", "Built 1834 for Ada Pell", "Keeps
+    the ledgers in a chest"): a past form, or a present one the verb lexicon knows, followed by a
+    preposition, a quantifier or a number, where a name opening a sentence is followed by its own verb."""
+    lowered = word.lower()
+    inflected = verb_shaped(lowered) or lowered.endswith("s") and bool(paraphrases(stem(lowered)))
+    return inflected and (following.lower() in LINE_VERB_FOLLOWERS or following[:1].isdigit())
 
 
 def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:

@@ -53,3 +53,13 @@ def test_a_number_in_a_short_written_date_counts_nothing():
     asked = expected_answer("What was the usual turnout for the Orlby work day?")
     assert candidate_spans("Thu 3 Nov 22 - Orlby, ditching by the lane.", asked) == []
     assert candidate_spans("Oct 5, 14 volunteers turned up.", asked) == ["14"]
+
+
+def test_a_rent_a_wage_or_a_fare_is_a_sum_even_when_someone_owns_it():
+    assert expected_answer("What was Ivo Marr's annual rent on the forge?").kind == "number"
+    assert expected_answer("What was his weekly wage at the tannery?").kind == "number"
+    assert expected_answer("What is the Orlby ferry's fare?").kind == "number"
+    assert expected_answer("What was Ivo Marr's maiden name?").kind == "name"  # a name, however it is owned
+    rent = Chain(question="What was Ivo Marr's annual rent on the forge?", answer="Ada Pell", kind="name",
+                 stating=("The forge was let to Ivo Marr by Ada Pell at £30 a year.",))
+    assert type_fit(rent)[0] < 1.0

@@ -6,8 +6,9 @@ from __future__ import annotations
 from satiate.engine.answer import readable_lines
 from satiate.engine.reading.chain import Chain, names_as_read
 from satiate.engine.reading.commitment import assess
-from satiate.engine.reading.fit import a_person, type_fit
+from satiate.engine.reading.fit import a_person, only_a_reference, type_fit
 from satiate.engine.reading.names import name_spans
+from satiate.engine.roles import denies
 
 FERRY = "The Grey Plover crossed to Orlby under Jos Teller in the gale."
 SALVAGE = "The salvage of the Pella Dawn crew took six hours."
@@ -118,3 +119,34 @@ def test_a_name_written_only_as_a_possessive_that_owns_nothing_is_a_premises():
     person = ("The treble was rehung by Jos Teller.", "Jos Teller's nephew rang it first.")
     assert type_fit(Chain(question="Who rehung the treble?", answer="Jos Teller", kind="person",
                           stating=person[:1], read=person))[0] == 1.0
+
+
+def test_whom_someone_married_is_a_person_and_no_place():
+    read = ("Orla Vennet (1890–1960) — weaver; wed Jory Trask.",)
+    assert a_person("Jory Trask", read)
+    assert not a_person("Orla Mill", ("Orla Vennet worked at Orla Mill.",))
+    where = Chain(question="Where did Orla Vennet learn to weave?", answer="Jory Trask", kind="place",
+                  stating=read, read=read)
+    assert type_fit(where)[0] < 1.0
+
+
+def test_a_note_that_drops_its_subject_opens_on_its_verb_not_on_a_name():
+    assert name_spans("Keeps all the ledgers in a chest under the bed.") == []
+    assert name_spans("Retired after the 1970 regatta.") == []
+    assert name_spans("Mills founded the Orlby choir in 1901.") == ["Mills", "Orlby"]  # a name before its verb
+    assert "Ivo Marr" in name_spans("Ivo Marr keeps the ledgers.")
+
+
+def test_a_publication_cited_in_brackets_with_its_date_is_where_it_was_printed():
+    cited = "The sale notice (Orlby Courier, June 1968) praised the forge."
+    assert only_a_reference("Orlby Courier", cited)
+    assert only_a_reference("Orlby Courier", "The forge was busy (Orlby Courier, p. 4).")
+    assert not only_a_reference("Ada Pell", "Her cousin (Ada Pell, 1901–1960) ran the forge.")  # a life's years
+    assert not only_a_reference("Orlby Courier", "The Orlby Courier ran the story in 1979.")
+
+
+def test_a_value_the_text_flags_as_mistaken_is_evidence_against_it():
+    flagged = "The Orlby choir, founded in 1921 [sic: should be 1912, see the minutes], sang at the fair."
+    assert denies(flagged, "1921", set())
+    assert not denies(flagged, "1912", set())
+    assert not denies("The Orlby choir was founded in 1921, in the schoolroom.", "1921", set())
