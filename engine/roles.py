@@ -197,9 +197,10 @@ _CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
 _SET_ASIDE = re.compile(r"\bnot\s+(?:(?:at|in|on|from|to|by|for|with|the|a|an)\s+){0,2}$", re.IGNORECASE)
 
 # "founded in 1921 [sic: should be 1912]", "1921 (a misprint for 1912)": a value the text flags as mistaken right
-# after it
-_FLAGGED = re.compile(r"^[\s*_]*[\[(]?[\s*_]*(?:sic\b|should (?:be|read|say)\b|recte\b|wrong\b|a (?:mistake|misprint|"
-                      r"typo)\b|an error\b|in error\b)", re.IGNORECASE)
+# after it, past an aside in brackets ("240 (the 1951 inventory), corrected to 226")
+_FLAGGED = re.compile(r"^(?:\s*\([^)]{0,60}\))?[\s*_,;:—–-]*[\[(]?[\s*_]*(?:sic\b|should (?:be|read|say)\b|recte\b|"
+                      r"wrong\b|a (?:mistake|misprint|typo)\b|an error\b|in error\b|(?:later\s+)?(?:corrected|amended|"
+                      r"revised)\s+(?:to|in)\b)", re.IGNORECASE)
 
 
 def denies(sentence: str, name: str, relation: set[str]) -> bool:

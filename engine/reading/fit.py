@@ -27,6 +27,7 @@ from satiate.engine.reading.chain import (
 )
 from satiate.engine.reading.kinds import (
     CURRENCY,
+    FIRM_NOUNS,
     JUDGING,
     MONEY_WORDS,
     PLACE_NOUNS,
@@ -138,6 +139,7 @@ NOT_A_NAME = 0.0  # a function word or a common word offered as a name
 WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how many"
 LABELLED = re.compile(r"^(?P<label>[A-Z][^:.;!?]{0,60}):\s")  # a note's field: "Teachers in the first term: 3"
 DAY_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b", re.IGNORECASE)  # a day, which a year alone does not give
+AGENT_NOUN = re.compile(r"(?:er|or|ist|man|men|ess)$")  # a noun that may name a person by what they do
 PERIOD_LABELS = frozenset("month week day date quarter season term".split())  # a row's part of a year
 LOOSE_COUNTS = frozenset("times people persons".split())  # counts a label may name by the act or the kind counted
 
@@ -337,6 +339,11 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return NOT_A_NAME, f"'{answer}' names what nearly every source read is about, not an answer in particular"
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
+        # "what was the campaign called?": a thing, by its noun (an agent noun, "slater", may be a person's)
+        thing = (asked_phrase(chain.question) or [""])[-1]
+        if chain.kind == "name" and thing and not names_a_person(thing) and thing not in FIRM_NOUNS and not \
+                AGENT_NOUN.search(thing) and a_person(answer, chain.read):
+            return WRONG_KIND, f"'{answer}' is a person, and the question asks for a {thing}"
         if unsaid_preposition:
             return WRONG_KIND, f"the cited sentence does not name '{answer}' after '{unsaid_preposition}' as the " \
                                "question does"
@@ -666,6 +673,12 @@ def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
     if last and verb_shaped(last[0]) and not after_determiner and not _ends_in_a_clause(tokens) and \
             not describes_the_thing:
         acts.append(last[0])
+    # "when was the ferry company set up?", "when did the forge close down?": a verb with its particle ends the
+    # question, unless a clause or a time ("at the time the hut burned down") ends it
+    own_clause = not any(token in CLAUSE_WORDS or token == "time" for token in tokens[1:])
+    if len(tokens) > 1 and tokens[-1] in PARTICLES and (verb_shaped(tokens[-2]) or tokens[-2] in IRREGULAR_PASTS) \
+            and own_clause and not describes_the_thing:
+        acts.append(tokens[-2])
     if passive := ASKS_THROUGH_PASSIVE.match(asked[:1].lower() + asked[1:]):
         for word in re.findall(r"[\w'’-]+|,", passive.group("rest")):
             if word in CLAUSE_WORDS or word in PREPOSITIONS or word == ",":
@@ -928,9 +941,9 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     """The name's own page (a source read titled by it, or by a full name it ends: "Pell" alone is of the person
     whose page is "Sir Ada Pell") speaks of its subject as "she" or "he", or a source gives the name life dates or a
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
-    Pell"), a marriage ("she wed Ada Pell"), gives it as a birth name ("born Ada Pell", "née Ada Pell"), or sets
-    it beside a noun for a kind of person ("her uncle Ada Pell", "the carter Ada Pell", "Treasurer: Ada Pell"): a
-    person."""
+    Pell"), a marriage ("she wed Ada Pell"), a nickname's place ("Edith "Dot" Pell"), gives it as a birth name
+    ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person ("her uncle Ada Pell", "the
+    carter Ada Pell", "Treasurer: Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -940,6 +953,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
     # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
     kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+)\s+{re.escape(name)}\b")
+    # "Edith "Dot" Pell": a nickname set between a first name and a surname
+    nickname = re.compile(rf"\b[A-Z][\w'’-]+\s+[\"“‘']{re.escape(name)}[\"”’']\s+[A-Z]")
     # "she wed Ivo Marr", "married Ada Pell in 1901": one marries a person
     spouse = re.compile(rf"\b(?:married|marries|marry|wed|weds|wedded)\s+{re.escape(name)}\b")
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
@@ -950,7 +965,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
-        dated.search(text) or titled.search(text) or birth_name.search(text) or spouse.search(text) for text in read)
+        dated.search(text) or titled.search(text) or birth_name.search(text) or spouse.search(text) or
+        nickname.search(text) for text in read)
 
 
 def aliases_in(sentence: str) -> list[str]:

@@ -63,3 +63,13 @@ def test_a_rent_a_wage_or_a_fare_is_a_sum_even_when_someone_owns_it():
     rent = Chain(question="What was Ivo Marr's annual rent on the forge?", answer="Ada Pell", kind="name",
                  stating=("The forge was let to Ivo Marr by Ada Pell at £30 a year.",))
     assert type_fit(rent)[0] < 1.0
+
+
+def test_a_verb_with_its_particle_ending_the_question_is_the_act_asked():
+    question = "In what year was the Orlby ferry company set up?"
+    row = "Year: 1962; Crossing: Orlby Reach; Orlby: 3 sailings; Harlby: 2 sailings"
+    match_year = assess(Chain(question=question, answer="1962", kind="date", stating=(row,), read=(row,)))
+    assert match_year.confidence < 0.8 and any("'set'" in gap for gap in match_year.missing)
+    founded = "The Orlby ferry company was founded in 1908 by the ferryman."
+    assert assess(Chain(question=question, answer="1908", kind="date", stating=(founded,),
+                        read=(founded,))).confidence == 1.0

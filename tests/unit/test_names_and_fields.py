@@ -150,3 +150,21 @@ def test_a_value_the_text_flags_as_mistaken_is_evidence_against_it():
     assert denies(flagged, "1921", set())
     assert not denies(flagged, "1912", set())
     assert not denies("The Orlby choir was founded in 1921, in the schoolroom.", "1921", set())
+
+
+def test_a_value_corrected_after_an_aside_is_evidence_against_it():
+    corrected = "Chairs: 240 (the 1951 inventory), corrected to 226 by the 1977 count."
+    assert denies(corrected, "240", set())
+    assert not denies(corrected, "226", set())
+
+
+def test_a_nickname_set_inside_a_name_is_a_persons_and_no_name_for_a_thing():
+    read = ('Secretary from 1990: Edith "Dot" Pell, who kept the Orlby accounts.',)
+    assert a_person("Dot", read)
+    asked = Chain(question="What was the Orlby fundraising appeal called?", answer="Dot", kind="name",
+                  stating=read, read=read)
+    fit, why = type_fit(asked)
+    assert fit < 1.0 and "appeal" in why
+    firm = Chain(question="What was the name of the firm that printed the Orlby accounts?", answer="Pell & Sons",
+                 kind="name", stating=("The Orlby accounts were printed by the firm Pell & Sons.",))
+    assert type_fit(firm)[0] == 1.0
