@@ -633,6 +633,13 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: 
     return 1.0
 
 
+def _styled_by_place(span: str, head: str, read: tuple[str, ...]) -> str:
+    """The place in a person's name styled by it ("Mrs Ada Pell of Orlby Farm"), when the place is of the noun the
+    question asks for ("what farm ...?"): the question asks for the farm, not for the person who lives there."""
+    person, joined, place = span.partition(" of ")
+    return place if joined and head and _headed_by(place, head) and a_person(person, read) else ""
+
+
 def _headed_by(span: str, head: str) -> bool:
     """The name is one of the noun's kind by its own words: the noun ends it ("Harrow County") or stands before
     "of" ("City of Kesh", "Kesh Hall of Fame"); a name that only holds the word ("Country Road Radio") is of another
@@ -753,6 +760,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         filling = slot_fillers(scored.line.text, slot) if slot else []  # plain nouns where the question's "what" is
         for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + filling + \
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
+            if expected.kind != "person" and (place := _styled_by_place(span, head, read)):
+                span = place  # "Mrs Ada Pell of Orlby Farm" for "what farm ...?": the farm
             key = span.lower()
             share = kind_share(span, of_kind)
             if span in filling:  # in the question's open place: the answer, unless the question says it itself

@@ -90,3 +90,10 @@ def test_a_count_on_a_months_row_is_not_the_years_count():
     month = Chain(question="How many trips did the Tern make in March 1951?", answer="4", kind="number",
                   stating=(row,), read=(row,))
     assert type_fit(month)[0] == 1.0
+
+
+def test_a_person_styled_by_their_farm_answers_what_farm_by_the_farm():
+    note = "The shield went to Mrs Nell Garrow of Tallis Farm, with her dog Bracken."
+    source = {"id": "S1", "key": "doc:show", "title": "Show results", "text": note, "url": ""}
+    assert find_answer("What farm was Nell Garrow from?", [source]).short_answer == "Tallis Farm"
+    assert find_answer("Who won the shield?", [source]).candidates[0][0] == "Mrs Nell Garrow of Tallis Farm"
