@@ -140,6 +140,7 @@ WRONG_KIND = 0.15  # a place offered for "who", a name offered for "when"/"how m
 LABELLED = re.compile(r"^(?P<label>[A-Z][^:.;!?]{0,60}):\s")  # a note's field: "Teachers in the first term: 3"
 DAY_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b", re.IGNORECASE)  # a day, which a year alone does not give
 AGENT_NOUN = re.compile(r"(?:er|or|ist|man|men|ess)$")  # a noun that may name a person by what they do
+MONTH_OPENINGS = "|".join(month[:3] for month in MONTHS)  # a month however written: "Mar", "March", "Mar."
 PERIOD_LABELS = frozenset("month week day date quarter season term".split())  # a row's part of a year
 LOOSE_COUNTS = frozenset("times people persons".split())  # counts a label may name by the act or the kind counted
 
@@ -573,8 +574,7 @@ def _counted_by_label(answer: str, text: str) -> str:
 def _count_of_a_part(chain: Chain) -> str:
     """The part of a year a row of counts is for ("Month: Mar; Boat: Tern; Trips: 4"), when the question dates its
     count by a year alone ("how many trips did the Tern make in 1951?"): the row counts that part, not the year."""
-    if not YEAR.search(chain.question) or re.search(rf"\b(?:{'|'.join(month[:3] for month in MONTHS)})",
-                                                     chain.question) or not chain.stating:
+    if not YEAR.search(chain.question) or re.search(rf"\b(?:{MONTH_OPENINGS})", chain.question) or not chain.stating:
         return ""
     parts = []
     for text in chain.stating:
@@ -1001,9 +1001,8 @@ def only_a_reference(span: str, text: str) -> bool:
     mentions = [match.start() for match in re.finditer(re.escape(span), text)]
     referred = [match.start() for match in re.finditer(rf"\bsee\s+(?:also\s+)?[\"“]?(?=\[*{re.escape(span)})",
                                                         text, re.IGNORECASE)]
-    month = "|".join(month[:3] for month in MONTHS)
     cited = [match.start() for match in re.finditer(  # a year alone, never a span of years (a life's dates)
-        rf"\((?={re.escape(span)},\s+(?:(?:\d{{1,2}}\s+)?(?:{month})[a-z]*\.?\s+)?\d{{4}}\)|"
+        rf"\((?={re.escape(span)},\s+(?:(?:\d{{1,2}}\s+)?(?:{MONTH_OPENINGS})[a-z]*\.?\s+)?\d{{4}}\)|"
         rf"{re.escape(span)},\s+pp?\.\s*\d)", text)]
     return bool(mentions) and len(referred) + len(cited) >= len(mentions)
 
