@@ -56,6 +56,7 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import abbreviation, name_spans
+from satiate.engine.reading.plain_kinds import CALLING, KINSHIP, asked_kind, plain_fillers
 from satiate.engine.reading.referents import (
     ITEM_OPENERS,
     PERSONAL_PRONOUNS,
@@ -259,6 +260,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("person")  # "which clergyman ...?", "which of the nurses ...?": a person by another word
     if re.search(r"\b(?:population|how|number of)\b", lowered) and re.search(r"\bhow many\b|\bpopulation\b", lowered):
         return Expected("number")
+    if asked_form(question) == "calling":  # "what did she do for a living?": her work, told by a noun ("blacksmith")
+        return Expected("name")
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
     explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe|purpose of|"
                           r"used for)\b", lowered),
@@ -737,6 +740,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     who_act = who_did_act(question) if expected.kind == "person" else ""
     held = _post_beside(question) if expected.kind == "person" else None
     slot = asked_slot(question) if expected.kind == "name" else None  # "what did they turn it into?"
+    plain_kind = asked_kind(question) if expected.kind == "name" else ""  # "what colour ...?": "navy", no name
+    names_no_answer = plain_kind in (CALLING, KINSHIP)  # no name is a calling or a kinship
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
@@ -758,7 +763,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for scored in top:
         years = act_years(scored.line.text, acts) if expected.kind == "date" else []  # the asked act's own years
         filling = slot_fillers(scored.line.text, slot) if slot else []  # plain nouns where the question's "what" is
-        for span in candidate_spans(scored.line.text, expected, common, qualifiers, counted) + filling + \
+        filling += plain_fillers(scored.line.text, plain_kind, question) if plain_kind else []  # "navy": of the kind
+        spans = [] if names_no_answer else candidate_spans(scored.line.text, expected, common, qualifiers, counted)
+        for span in spans + filling + \
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
             if expected.kind != "person" and (place := _styled_by_place(span, head, read)):
                 span = place  # "Mrs Ada Pell of Orlby Farm" for "what farm ...?": the farm

@@ -61,7 +61,7 @@ from satiate.engine.reading.kinds import (
     KIND_WORDS,
     PHRASE_ENDS,
     PLACE_NOUNS,
-    asked_form,
+    asked_form_wording,
     asked_phrase,
     classified_as,
     counted_noun,
@@ -70,6 +70,7 @@ from satiate.engine.reading.kinds import (
     pointing_kind_words,
 )
 from satiate.engine.reading.names import ADVERB, abbreviation, name_spans
+from satiate.engine.reading.plain_kinds import asked_kind, of_the_kind
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
@@ -277,9 +278,14 @@ def assess(chain: Chain) -> Commitment:
     numbers = DOTTED_NUMBER.findall(chain.question)  # "Kesh 3.0": which release is asked is part of its name
     unread += [number for number in numbers if not any(_says_number(text, number) for text in read)]
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
-    form = asked_form(chain.question)  # "on what date", "during what timeframe": the noun names the answer's form
+    form, form_wording = asked_form_wording(chain.question)  # "on what date", "during what timeframe": the noun
+    # names the answer's form
     # (a place's kind is read from how the sources use its name: "born in Harrowgate" answers "in which town")
-    unread += [noun for noun in asked_noun if not form and not (chain.kind == "place" and noun in PLACE_NOUNS)
+    # "navy" for "what colour ...?": a plain noun of the kind asked says the kind itself
+    plain_kind = asked_kind(chain.question) if chain.kind == "name" else ""
+    kind_told = plain_kind if plain_kind and of_the_kind(chain.answer, plain_kind) else ""
+    unread += [noun for noun in asked_noun if not form and noun != kind_told and not (
+               chain.kind == "place" and noun in PLACE_NOUNS)
                and not named_as_a_firm(noun, chain.answer) and not any(states(stem(noun), stems_of(text))
                                                                         for text in read)]
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
@@ -303,6 +309,9 @@ def assess(chain: Chain) -> Commitment:
     said_of_answer = kind_stems & (called | {stem(noun) for noun in asked_noun if named_as_a_firm(noun, chain.answer)})
     if form:  # the form the answer takes is no relation the chain must state
         asked -= kind_stems
+    if form == "calling" and kind_told:  # nor are the words that ask it ("what did she do for a living?")
+        asked -= stems_of(form_wording)
+    asked -= stems_of(kind_told) if kind_told else set()
     if labels:  # a label a cited page's title carries is not said by the chain; its sentences must say it
         sentences_say = set().union(*(stems_of(text) for text in sentence_texts))
         said -= set().union(*(stems_of(label) for label in labels)) - sentences_say

@@ -49,6 +49,7 @@ from satiate.engine.reading.names import (
     opens_on_its_verb,
     written_in_lower_case,
 )
+from satiate.engine.reading.plain_kinds import CALLING, asked_kind, of_the_kind
 from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import (
@@ -191,7 +192,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     question = " ".join(words(chain.question))
     if chain.kind in VERDICT_KINDS:  # a verdict fits when each side's sentence is from its own page
         return verdict_fit(chain.question, chain.kind, chain.answer_pages)
-    if EXPLANATION.match(question) or BEHAVIOUR.match(question):
+    # ("what did she do for a living?" asks her calling, no explanation)
+    if (EXPLANATION.match(question) or BEHAVIOUR.match(question)) and asked_form(chain.question) != "calling":
         return NOT_A_NAME, "the question asks for an explanation, not a name"
     answer = chain.answer.strip()
     tokens = words(answer)
@@ -255,11 +257,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"'{answer}' is a name, and the question asks for a quantity"
     if form == "version" and not VERSION.fullmatch(answer):
         return WRONG_KIND, f"'{answer}' is no version number, and the question asks which version"
-    if chain.kind in NAMED_KINDS and form == "calling":
-        return WRONG_KIND, f"'{answer}' is a name, and the question asks for someone's work"
+    if chain.kind in NAMED_KINDS and form == "calling" and not of_the_kind(answer, CALLING):
+        return WRONG_KIND, f"'{answer}' names no one's work, and the question asks for someone's work"
     if chain.kind in NAMED_KINDS and re.fullmatch(r"[a-z' -]+", answer):
-        # "turned the chapel into a drill hall": no name, but what stands where the question's "what" does
-        if chain.kind == "name" and fills_slot(chain.question, answer, chain.stating):
+        # "turned the chapel into a drill hall": no name, but what stands where the question's "what" does; "navy"
+        # for "what colour ...?": a plain noun of the kind asked
+        if chain.kind == "name" and (fills_slot(chain.question, answer, chain.stating) or (
+                plain_kind := asked_kind(chain.question)) and of_the_kind(answer, plain_kind)):
             return 1.0, ""
         return NOT_A_NAME, f"'{answer}' is a common noun, and no cited sentence puts it where the question's " \
                            "'what' stands"

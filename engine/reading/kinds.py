@@ -45,7 +45,7 @@ _ASKED_FORMS = (
                             r"rent|wage|wages|salary|fare|capacity|area|size|age)\b|"
                             r"^what (?:did|does|do|would|will) .*\bcost\b|"  # "what did it cost to ...?"
                             r"\b(?:what|which) (?:proportion|percentage|share|fraction|ratio)\b")),  # "what share of"
-    ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of work)\b|\bdo for a living\b")),
+    ("calling", re.compile(r"\b(?:occupation|profession|trade|job|line of (?:work|business))\b|\bdo for a living\b")),
     ("version", re.compile(r"\b(?:what|which) (?:[a-z]+ )?(?:version|release|build)\b")),
 )
 # Verbs that class a thing ("which objects are considered false?"): the question asks a class, not an act.
@@ -79,11 +79,17 @@ def asked_form(question: str) -> str:
     """The form the question's wording asks its answer to take: "period", "time", "measure", "quantity", "calling",
     or "" when the wording does not say. A word inside a name is the name's ("the Board of Trade inquiry" asks for
     no trade)."""
+    return asked_form_wording(question)[0]
+
+
+def asked_form_wording(question: str) -> tuple[str, str]:
+    """The form asked (as ``asked_form``) and the words that ask it ("do for a living", "during what years")."""
     wording = question
     for name in name_spans(question):
         wording = wording.replace(name, " ")
     lowered = " ".join(words(wording))
-    return next((form for form, wording in _ASKED_FORMS if wording.search(lowered)), "")
+    return next(((form, match.group(0)) for form, pattern in _ASKED_FORMS if (match := pattern.search(lowered))),
+                ("", ""))
 
 
 def pointing_kind_words(question: str) -> set[str]:

@@ -4,7 +4,7 @@ turnout, and a verb with its particle when it asks through one."""
 from __future__ import annotations
 
 from satiate.engine.answer import candidate_spans, expected_answer
-from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.chain import Chain, asked_verb
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import type_fit
 
@@ -73,3 +73,9 @@ def test_a_verb_with_its_particle_ending_the_question_is_the_act_asked():
     founded = "The Orlby ferry company was founded in 1908 by the ferryman."
     assert assess(Chain(question=question, answer="1908", kind="date", stating=(founded,),
                         read=(founded,))).confidence == 1.0
+
+
+def test_a_verb_before_as_and_the_role_it_is_done_in_is_the_act_asked():
+    question = "What year did Ivo Marr start as harbour master at Orlby Quay?"
+    assert asked_verb(Chain(question=question, answer="", kind="date", stating=())) == "start"
+    assert asked_verb(Chain(question="When did Ada Pell leave Orlby?", answer="", kind="date", stating=())) == "leave"

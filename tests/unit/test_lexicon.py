@@ -1,9 +1,10 @@
-"""Verb paraphrases from WordNet (tools/lexicon): a frequent sense two verbs share, compared by stems."""
+"""WordNet tables (tools/lexicon): verb paraphrases by a frequent sense two verbs share, nouns for persons, and
+which plain nouns are of a kind."""
 
 from __future__ import annotations
 
-from satiate.tools.lexicon import names_a_person, paraphrases, phrase_stems
-from satiate.tools.lexicon.build import person_nouns
+from satiate.tools.lexicon import a_calling, kind_of, names_a_person, paraphrases, phrase_stems, told_by_a_plain_noun
+from satiate.tools.lexicon.build import noun_graph, person_nouns
 from satiate.tools.text import stem
 
 
@@ -41,3 +42,39 @@ def test_the_person_nouns_are_built_from_the_hypernyms_of_each_nouns_first_sense
         "mill n 1 0 1 0 20000001\n"
         "wright n 2 1 @ 2 0 20000001 10000002\n", encoding="latin-1")  # its first sense is the building
     assert person_nouns(tmp_path) == ["curate", "joiner"]
+
+
+def test_the_noun_graph_keeps_common_nouns_senses_and_hypernyms_but_no_named_one(tmp_path):
+    (tmp_path / "data.noun").write_text(
+        "  1 licence header line\n"
+        "00007846 03 n 01 person 0 000 | a human being\n"
+        "10000001 18 n 01 wright 0 001 @ 00007846 n 0000 | an invented kind of worker\n"
+        "10000003 18 n 01 Wright 0 001 @i 10000001 n 0000 | an invented man of that name\n"
+        "20000001 06 n 01 mill 0 000 | an invented building\n", encoding="latin-1")
+    (tmp_path / "index.noun").write_text(
+        "  1 licence header line\n"
+        "mill n 1 0 1 0 20000001\n"
+        "person n 1 0 1 0 00007846\n"
+        "wright n 2 1 @ 2 0 10000003 10000001\n", encoding="latin-1")  # the named one is listed first
+    graph = noun_graph(tmp_path)
+    number = {offset: at for at, offset in enumerate(sorted(["00007846", "10000001", "10000003", "20000001"]))}
+    assert graph["senses"]["wright"] == [number["10000001"]]  # the named Wright is no sense of the common noun
+    assert graph["parents"][number["10000001"]] == [number["00007846"]]
+    assert graph["lexfiles"][number["20000001"]] == 6
+
+
+def test_a_plain_noun_is_of_a_kind_by_its_usual_senses_and_not_by_being_the_kind():
+    assert kind_of("navy", "colour") and kind_of("leeks", "vegetable") and kind_of("niece", "relative")
+    assert kind_of("oak", "wood") and kind_of("green", "colours")
+    assert not kind_of("colour", "colour")  # the kind itself tells no colour
+    assert not kind_of("treasurer", "colour") and not kind_of("mill", "vegetable")
+
+
+def test_kinds_told_by_a_plain_noun_are_colours_foods_plants_and_stuff_not_things_with_names():
+    assert all(told_by_a_plain_noun(kind) for kind in ("colour", "color", "vegetable", "cheese", "wood"))
+    assert not any(told_by_a_plain_noun(kind) for kind in ("boat", "dog", "price", "size", "number", "village"))
+
+
+def test_a_calling_is_a_person_by_their_work_not_a_relative_a_post_or_the_word_for_workers():
+    assert all(a_calling(noun) for noun in ("blacksmith", "postman", "electricians", "grocer", "farmer", "nurse"))
+    assert not any(a_calling(noun) for noun in ("niece", "widow", "member", "friend", "workers", "treasurer"))

@@ -1,5 +1,6 @@
 """Verb paraphrases from WordNet: "established" states "founded", "wed" states "married", "passed away" states "died";
-and the nouns that name a kind of person ("which nurse ...?" asks for a person).
+the nouns that name a kind of person ("which nurse ...?" asks for a person); and which plain nouns are of a kind
+("navy" is a colour, "blacksmith" a calling).
 
 A question and its source rarely share every verb; a reader that demands the question's own verb abstains on
 "When was the guild founded?" over "The guild was established in 1790". ``verbs.json`` (built by ``build.py`` from
@@ -10,6 +11,7 @@ two verbs. Words are compared by their stems, the way the reading layer compares
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 from collections import defaultdict
 from importlib import resources
@@ -44,13 +46,100 @@ def _person_nouns() -> frozenset[str]:
     return frozenset(json.loads(text)["nouns"])
 
 
+def _singulars(noun: str) -> list[str]:
+    """The word as written and the singulars it may be the plural of ("leeks", "boxes", "batsmen")."""
+    word = noun.lower()
+    forms = [word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
+             word[:-3] + "man" if word.endswith("men") else ""]
+    return [form for form in forms if form]
+
+
 def names_a_person(noun: str) -> bool:
     """Whether the noun's most frequent sense (WordNet) is a kind of person: "clergyman", "nurses", "batsmen", not
     "firm" or "band". A plural is read as its singular."""
-    word = noun.lower()
-    singulars = [word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
-                 word[:-3] + "man" if word.endswith("men") else ""]
-    return any(form in _person_nouns() for form in singulars if form)
+    return any(form in _person_nouns() for form in _singulars(noun))
+
+
+# WordNet's classes (lexicographer files) whose kinds are told by a plain noun rather than a name: foods ("leeks"),
+# plants ("hawthorn") and substances ("oak"). Artifacts, animals, places and groups are as often single things with
+# names of their own ("which boat?" asks for the boat's name), so they are not here; nor are attributes, most of
+# which are measured ("what price", "what size"), but for the one told by a word: colour ("navy").
+PLAIN_KIND_CLASSES = frozenset({13, 20, 27})  # noun.food, noun.plant, noun.substance
+PLAIN_ATTRIBUTES = ("colour",)
+KIND_SENSES = 2  # a noun is of a kind by one of its first senses; a rare sense would make almost any word fit
+# A calling is told by a noun for a person by their work, under the first sense of one of these: "blacksmith",
+# "postman", "nurse", "grocer", "chemist", "tailor", "farmer" (a creator: "a person who grows or makes or invents
+# things"); not a relative, a friend, a member, or a person by their traits.
+CALLING_ROOTS = ("worker", "professional", "businessperson", "scientist", "engineer", "creator", "communicator")
+
+
+@functools.cache
+def _noun_graph() -> tuple[dict[str, list[int]], list[list[int]], list[int]]:
+    packed = resources.files(__package__).joinpath("nouns.json.gz").read_bytes()
+    data = json.loads(gzip.decompress(packed).decode("utf-8"))
+    return data["senses"], data["parents"], data["lexfiles"]
+
+
+def _senses(noun: str) -> list[int]:
+    """The noun's senses, most frequent first, read as written, as the singular of a plural, or in the American
+    spelling WordNet lists ("colour" as "color")."""
+    return [sense for form in _forms(noun) for sense in form]
+
+
+def _forms(noun: str) -> list[list[int]]:
+    """The senses of each form the noun may be written for, in that order."""
+    senses = _noun_graph()[0]
+    forms = _singulars(noun)
+    forms += [form[:-3] + "or" for form in forms if form.endswith("our")]
+    return [senses[form] for form in dict.fromkeys(forms) if senses.get(form)]
+
+
+@functools.cache
+def _above(sense: int) -> frozenset[int]:
+    """The sense and every sense it is, through its hypernyms, a kind of."""
+    parents = _noun_graph()[1]
+    found: set[int] = set()
+    waiting = [sense]
+    while waiting:
+        current = waiting.pop()
+        if current not in found:
+            found.add(current)
+            waiting.extend(parents[current])
+    return frozenset(found)
+
+
+def is_a_noun(word: str) -> bool:
+    """Whether WordNet knows the word (or the singular it may be the plural of) as a common noun."""
+    return bool(_senses(word))
+
+
+def kind_of(noun: str, kind: str) -> bool:
+    """Whether one of the noun's first senses is, through WordNet's hypernyms, a kind of any sense of ``kind``:
+    "navy" of "colour", "leeks" of "vegetable", "niece" of "relative"."""
+    kinds = set(_senses(kind))
+    return not kinds & set(_senses(noun)[:1]) and _under(noun, kinds)  # "colour" itself tells no colour
+
+
+def _under(noun: str, kinds: set[int]) -> bool:
+    return bool(kinds) and any(_above(sense) & kinds for sense in _senses(noun)[:KIND_SENSES])
+
+
+def told_by_a_plain_noun(kind: str) -> bool:
+    """Whether things of this kind are told by a plain noun (a colour, a food, a plant, a substance), not a name: its
+    first sense (as written, or of the singular or spelling it may stand for) is in one of ``PLAIN_KIND_CLASSES``, or
+    is (a kind of) one of ``PLAIN_ATTRIBUTES``."""
+    attributes = {sense for attribute in PLAIN_ATTRIBUTES for sense in _senses(attribute)}
+    return any(_noun_graph()[2][form[0]] in PLAIN_KIND_CLASSES or _above(form[0]) & attributes
+               for form in _forms(kind))
+
+
+def a_calling(noun: str) -> bool:
+    """Whether the noun names a person by their work ("blacksmith", "electricians"): its first sense, as for any
+    noun of a person (``names_a_person``), is a kind of one of ``CALLING_ROOTS`` and not a root itself ("workers"
+    names no particular work)."""
+    roots = {_senses(root)[0] for root in CALLING_ROOTS}
+    first = _senses(noun)[:1]
+    return bool(first) and first[0] not in roots and bool(_above(first[0]) & roots)
 
 
 PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"

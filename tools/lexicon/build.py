@@ -1,5 +1,5 @@
-"""Build ``verbs.json`` and ``persons.json`` from a WordNet 3.0 ``dict`` folder (its ``index.verb``, ``index.noun``
-and ``data.noun``).
+"""Build ``verbs.json``, ``persons.json`` and ``nouns.json.gz`` from a WordNet 3.0 ``dict`` folder (its
+``index.verb``, ``index.noun`` and ``data.noun``).
 
     python -m satiate.tools.lexicon.build /path/to/wordnet/dict
 
@@ -7,19 +7,25 @@ Run once by a maintainer; the package ships the result, so nothing is fetched or
 verb, only its most frequent senses (WordNet lists a word's senses by frequency), and of those only the synsets
 that hold at least two words: the relation paraphrases a reader needs ("established" for "founded", "wed" for
 "married"), not every rare sense a word can have. Of the nouns it keeps those whose most frequent sense is a kind of
-person ("clergyman", "nurse", "member"; not "firm" or "band"): what "which nurse ...?" asks for is a person.
+person ("clergyman", "nurse", "member"; not "firm" or "band"): what "which nurse ...?" asks for is a person. And
+it keeps the noun hierarchy itself (one-word common nouns, their senses, each sense's hypernyms), gzipped: which
+plain nouns are of the kind a question asks ("navy" is a colour).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 SENSES_KEPT = 2  # a verb's first senses by frequency; later ones are rare enough to mislead ("go" for "die")
 PERSON_SYNSET = "00007846"  # person.n.01: "a human being", the root of every noun for a kind of person
 HYPERNYMS = frozenset({"@", "@i"})  # the pointers from a synset to the more general one it is a kind of
+COMMON_NOUN = re.compile(r"[a-z][a-z'-]*")  # one word, lower case: no proper name ("Mason"), no compound
 
 
 def first_senses(index_verb: Path) -> dict[str, list[str]]:
@@ -81,6 +87,38 @@ def person_nouns(folder: Path) -> list[str]:
     return sorted(nouns)
 
 
+def noun_graph(folder: Path) -> dict[str, Any]:
+    """Every one-word common noun with its senses (synset numbers, most frequent first), and each synset's hypernyms
+    and lexicographer file: what "what colour ...?" or "what did she do for a living?" needs to know which plain
+    nouns ("navy", "blacksmith") are of the kind asked. Synsets are renumbered densely to keep the file small."""
+    parents: dict[str, list[str]] = {}
+    lexfiles: dict[str, int] = {}
+    instances: set[str] = set()  # a named one ("Mason", the statesman), not a kind: no sense of a common noun
+    for line in (folder / "data.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" | ")[0].split()
+        at = 4 + 2 * int(fields[3], 16)
+        pointers = [fields[at + 1 + 4 * pointer: at + 5 + 4 * pointer] for pointer in range(int(fields[at]))]
+        parents[fields[0]] = [target for symbol, target, part_of_speech, _ in pointers
+                              if symbol in HYPERNYMS and part_of_speech == "n"]
+        lexfiles[fields[0]] = int(fields[1])
+        if any(symbol == "@i" for symbol, *_ in pointers):
+            instances.add(fields[0])
+    number = {offset: at for at, offset in enumerate(sorted(parents))}
+    senses: dict[str, list[int]] = {}
+    for line in (folder / "index.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        if COMMON_NOUN.fullmatch(fields[0]):
+            senses[fields[0]] = [number[offset] for offset in fields[4 + int(fields[3]) + 2:]
+                                 if offset not in instances]
+    ordered = sorted(parents)
+    return {"senses": senses, "parents": [[number[parent] for parent in parents[offset]] for offset in ordered],
+            "lexfiles": [lexfiles[offset] for offset in ordered]}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     if len(args) != 1:
@@ -97,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     target.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), nouns whose first sense is a kind "
                                   "of person", "nouns": nouns}, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {target} ({len(nouns)} nouns)")
+    graph = noun_graph(Path(args[0]))
+    target = Path(__file__).with_name("nouns.json.gz")
+    payload = json.dumps({"source": "WordNet 3.0 (Princeton University), one-word common nouns, their senses and "
+                          "hypernyms", **graph}, separators=(",", ":"))
+    target.write_bytes(gzip.compress(payload.encode("utf-8"), mtime=0))
+    print(f"wrote {target} ({len(graph['senses'])} nouns)")
     return 0
 
 
