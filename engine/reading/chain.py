@@ -26,7 +26,7 @@ ASKED_VERB = re.compile(r"^(?:\w+ )?(?:when|where|why|how|what|which|who|whom)(?
 # verbs that tell no event of their own: "the commission went through the council" is told by its other words
 LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come become give put".split())
 # what follows a verb that takes a place or a thing: a particle or a preposition ("move out of", "sail to"), or "as"
-# before the role it is done in ("start as station master at Kesh": the act is starting, not mastering)
+# before the role it is done in ("start as ferry clerk at Kesh": the act is starting, not clerking)
 VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against as".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more

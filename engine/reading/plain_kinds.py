@@ -56,7 +56,7 @@ def plain_fillers(text: str, kind: str, question: str = "") -> list[str]:
     """The lower-case words (or pairs) of the sentence of the kind asked, in order: "navy and silver" for a colour,
     "stonemason" for a calling. A pair whose second word is not of the kind gives its first alone. A number word is
     none ("two" is a playing card by a rarer sense), and a calling built on a word of the question is the post the
-    question speaks of, not a living ("bandmaster" for "what did the band's founder do for a living?"); nor is a noun
+    question speaks of, not a living ("yardmaster" for "what did the yard's founder do for a living?"); nor is a noun
     for a person that qualifies the noun after it. A word capitalised only to open a line counts ("Farrier by
     trade.")."""
     asked = {re.sub(r"['’]s$", "", word) for word in words(question) if len(word) > 2}

@@ -16,12 +16,12 @@ def _note(text: str, title: str = "Notes") -> dict:
 
 def test_the_kind_asked_is_a_calling_a_kinship_or_a_noun_whose_kinds_are_plain_words():
     assert asked_kind("What did Ivo Marr do for a living?") == CALLING
-    assert asked_kind("What line of business was Ada Pell in?") == CALLING
+    assert asked_kind("What was Ada Pell's line of business?") == CALLING
     assert asked_kind("How was Nell Garrow related to Ivo Marr?") == KINSHIP
     assert asked_kind("What colour was the Orlby van?") == "colour"
     assert asked_kind("Which vegetable does Ada grow for the show?") == "vegetable"
     assert asked_kind("Which boat did Ada skipper?") == ""  # a boat has a name of its own
-    assert asked_kind("What price did the mill fetch?") == ""  # a quantity, however its noun is filed
+    assert asked_kind("What price was asked for the mill?") == ""  # a quantity, however its noun is filed
 
 
 def test_a_calling_question_asks_for_a_name_kind_answer_not_an_explanation():
@@ -37,12 +37,13 @@ def test_fillers_are_the_plain_words_of_the_kind_and_no_number_or_post_built_on_
     assert plain_fillers("Two of them came.", "paper") == []  # "two" is a playing card only by a rare sense
     lines = "Farrier at the Kesh forge. Volunteer harbour master at Orlby."
     assert "farrier" in plain_fillers(lines, CALLING) and "volunteer" not in plain_fillers(lines, CALLING)
-    role = "Ivo Marr, founder and first bandmaster, was a farrier by trade."
-    assert plain_fillers(role, CALLING, "What did the band's founder do for a living?") == ["farrier"]
+    role = "Ivo Marr, who laid out the yard and was its first yardmaster, was a farrier by trade."
+    assert plain_fillers(role, CALLING, "What did the yard's founder do for a living?") == ["farrier"]
+    assert plain_fillers(role, CALLING, "What did Ivo Marr do for a living?") == ["yardmaster", "farrier"]
 
 
 def test_the_finder_answers_a_calling_with_the_plain_noun_said_of_the_person():
-    note = _note("The chapel was built by Ivo Marr, stonemason, of Kiln Lane, in 1861. "
+    note = _note("The chapel was built by Ivo Marr, stonemason, of Tallow Lane, in 1861. "
                  "Ada Pell of Orlby Farm paid for the roof.")
     found = find_answer("What did Ivo Marr do for a living?", [note])
     assert found.short_answer == "stonemason"
@@ -66,11 +67,11 @@ def test_a_plain_noun_of_the_kind_asked_fits_and_one_of_another_kind_does_not():
 
 
 def test_a_calling_is_told_by_a_noun_for_work_and_not_by_a_name_or_a_post():
-    said = "The chapel was built by Ivo Marr, stonemason, of Kiln Lane."
+    said = "The chapel was built by Ivo Marr, stonemason, of Tallow Lane."
     work = Chain(question="What did Ivo Marr do for a living?", answer="stonemason", kind="name", stating=(said,),
                  read=(said,))
     assert type_fit(work)[0] == 1.0
-    named = Chain(question="What did Ivo Marr do for a living?", answer="Kiln Lane", kind="name", stating=(said,),
+    named = Chain(question="What did Ivo Marr do for a living?", answer="Tallow Lane", kind="name", stating=(said,),
                   read=(said,))
     post = Chain(question="What did Ivo Marr do for a living?", answer="treasurer", kind="name", stating=(said,),
                  read=(said,))
