@@ -70,11 +70,11 @@ from satiate.engine.reading.kinds import (
     pointing_kind_words,
 )
 from satiate.engine.reading.names import ADVERB, abbreviation, name_spans
-from satiate.engine.reading.plain_kinds import asked_kind, of_the_kind
+from satiate.engine.reading.plain_kinds import KINSHIP, asked_kind, of_the_kind
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
-from satiate.tools.lexicon import converse
+from satiate.tools.lexicon import converse, kind_of, names_a_person
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -113,10 +113,11 @@ ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
-# "who was the engine named after?", "after whom is the cup named?" ask the naming (the question's last words), and
+# "who was the engine named after?", "after whom is the cup named?", "the engine was named after whom?" ask the
+# naming (the question's last words), and
 # "which of the boats was named after his mother?" asks for the thing so named: only a sentence telling a naming
 # states either (a naming that describes the question's own thing, "who built the hall named after X?", is not asked)
-ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)\W*$|"
+ASKS_NAMESAKE = re.compile(r"\b(?:named|called|renamed) (?:after|for)(?: (?:whom|who|what))?\W*$|"
                            r"^(?:after|for) (?:whom|what)\b.*\b(?:named|called)\W*$|"
                            r"^(?:which|what)\b[^?]*?\b(?:was|were|is|are) (?:named|called|renamed) (?:after|for)\b",
                            re.IGNORECASE)
@@ -324,9 +325,10 @@ def assess(chain: Chain) -> Commitment:
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
-    # what the answer is asked as weighs like a name
-    weight = {term: NAME_WEIGHT if term in name_stems | kind_stems else VERB_WEIGHT if term in verbs else 1.0
-              for term in asked}
+    # what the answer is asked as weighs like a name, and so does a relative the question names by another
+    # ("Ada Pell's nephew"): a chain that leaves the nephew out tells of Ada Pell
+    weight = {term: NAME_WEIGHT if term in name_stems | kind_stems | _relatives_named(chain.question) else
+              VERB_WEIGHT if term in verbs else 1.0 for term in asked}
     share = math.fsum(weight[term] for term in covered) / math.fsum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
     if relation and not covered & relation and chain.kind not in VERDICT_KINDS:
@@ -559,8 +561,12 @@ def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
         label, value = fields[holding[0]]
         if said(label) or said(" ".join(re.findall(r"\b[a-z]+\b", value))):  # "Made by: built by Ada Pell"
             continue
-        other = next((other_label for at, (other_label, other_value) in enumerate(fields)
-                      if at not in (0, holding[0]) and same_form(other_value)), "")
+        # another field of the same form: one the question names by its label (even the row's first: "Town: Orlby;
+        # Address: 3 Mill Row" for "which town?"), else any but the record
+        others = [(at, other_label) for at, (other_label, other_value) in enumerate(fields)
+                  if at != holding[0] and same_form(other_value)]
+        other = next((other_label for _, other_label in others if said(other_label)), "") or next(
+            (other_label for at, other_label in others if at != 0), "")
         if other:
             return label, other
     return "", ""
@@ -659,9 +665,12 @@ def _year_unstated(chain: Chain) -> str:
     that gives it dates something else. Any question's year, when the sentences stating the answer date the act
     asked to other years and not to it ("judged six trials between 1898 and 1910" for "who judged the 1963 trial?"),
     or stand on pages dated to other years: they tell of another time."""
-    holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question)))
-    texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
     acts = {stem(act) for act in asked_acts(chain)}
+    # "who captained the club in 1898?" asks a post's holder as "who was its captain in 1898?" does: a verb that is
+    # a noun for a person ("captain", "skipper", "coach") tells the holding of that post
+    holder = HOLDER_OF_A_TIME.match(" ".join(words(chain.question))) or chain.kind == "person" and any(
+        names_a_person(act) for act in acts)
+    texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages) + [chain.answer]
     own = list(chain.stating) + list(chain.answer_pages) + [chain.answer]  # the sentence, its page's title, itself
     for year in YEAR.findall(chain.question):
         if any(_gives_year(text, int(year)) for text in own):
@@ -777,6 +786,12 @@ def _owned_by_another(chain: Chain, names: list[str]) -> str:
             return ""  # no pronoun, or the thing is named where the pronoun may stand for it
         owned = possessed.group(0)
     return owned
+
+
+def _relatives_named(question: str) -> set[str]:
+    """The stems of the relatives the question names by whose they are ("Ada Pell's nephew", "her late husband")."""
+    return {stem(noun) for pair in re.findall(r"(?:['’]s|\b(?:his|her|their))\s+([a-z]+)(?:\s+([a-z]+))?", question)
+            for noun in pair if noun and kind_of(noun, KINSHIP)}
 
 
 def _related_to_another(chain: Chain, names: list[str]) -> str:

@@ -41,8 +41,9 @@ _NAME_RUN = re.compile(  # a capitalised word after "=" is a value in code ("pre
 
 # a nickname quoted inside a name belongs to it: Ada "Kit" Pell is one name, not "Ada" and "Pell"
 _NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (?=[A-Z])")
-# a word's full stop (not an initial's or an abbreviation's) ends a sentence the splitter left whole in a quotation
-_SENTENCE_END = re.compile(r"(?<=[a-z]{4})\.\s+")
+# a word's full stop (not an initial's or an abbreviation's) ends a sentence the splitter left whole in a quotation;
+# "Messrs." is the one title long enough to look like a word ("Messrs. Pell & Marr" is one name)
+_SENTENCE_END = re.compile(r"(?<=[a-z]{4})(?<!Messrs)\.\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _AFTER_NUMBER = re.compile(rf"(?<=\d)\s+(?:{_CONNECTOR})\s+(?=[A-Z])")
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause

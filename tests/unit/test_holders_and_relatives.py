@@ -1,0 +1,57 @@
+"""Who a question speaks of: a post's holder at a time, a relative named by whose they are, a namesake asked at the
+question's end, a field named by its label, and a firm styled "Messrs."; each must be what the cited chain states."""
+
+from __future__ import annotations
+
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.names import name_spans
+
+
+def _chain(question: str, answer: str, kind: str, stating: str, *read: str) -> Chain:
+    return Chain(question=question, answer=answer, kind=kind, stating=(stating,), answer_pages=("Notes",),
+                 read=(stating, *read))
+
+
+def test_a_verb_for_holding_a_post_picks_its_holder_by_the_year_asked():
+    said = "First captain: Ivo Marr"
+    captained = assess(_chain("Who captained the Orlby club in 1898?", "Ivo Marr", "person", said, "The Orlby club"))
+    assert captained.confidence < 0.8 and any("1898" in gap for gap in captained.missing)
+    dated = assess(_chain("Who captained the Orlby club in 1898?", "Ivo Marr", "person",
+                          "Ivo Marr captained the Orlby club in 1898."))
+    assert dated.confidence == 1.0
+    founded = assess(_chain("Who founded the Orlby club in 1898?", "Ivo Marr", "person",
+                            "The Orlby club was founded by Ivo Marr."))
+    assert founded.confidence == 1.0  # one founding: the act itself picks it, whatever year is said
+
+
+def test_a_relative_named_by_whose_they_are_must_be_stated_as_a_name_must():
+    row = "Town: Orlby; Address: 4 Mill Row; Manager: Ada Pell"
+    other = "Ada Pell's nephew came over from Kesh in 1931."  # the sources do speak of the nephew
+    nephew = assess(_chain("Which row was the shop managed by Ada Pell's nephew on?", "Mill Row", "place", row,
+                           other))
+    assert nephew.confidence < 0.8 and any("nephew" in gap for gap in nephew.missing)
+    herself = assess(_chain("Which row was the shop managed by Ada Pell on?", "Mill Row", "place", row, other))
+    assert herself.confidence == 1.0
+
+
+def test_a_namesake_asked_at_the_end_needs_a_sentence_that_tells_the_naming():
+    boat = "The small sloop Miss Pell was driven onto the bar; the yawl Ivo Marr was saved."
+    asked = assess(_chain("The sloop wrecked on the bar was named after whom?", "Miss Pell", "person", boat))
+    assert asked.confidence < 0.8 and any("named after" in gap for gap in asked.missing)
+    told = assess(_chain("The sloop wrecked on the bar was named after whom?", "Ada Pell", "person",
+                         "The sloop wrecked on the bar was named after Ada Pell."))
+    assert told.confidence == 1.0
+
+
+def test_the_field_the_question_names_by_its_label_answers_even_when_it_opens_the_row():
+    row = "Town: Orlby; Address: 4 Mill Row; Years: 1903–1920; Manager: Ada Pell"
+    street = assess(_chain("Which town's shop did Ada Pell manage?", "Mill Row", "place", row))
+    assert street.confidence < 0.8 and any("'Town'" in gap for gap in street.missing)
+    town = assess(_chain("Which town's shop did Ada Pell manage?", "Orlby", "place", row))
+    assert not any("row gives" in gap for gap in town.missing)
+
+
+def test_messrs_opens_a_firms_name_and_ends_no_sentence():
+    assert "Messrs. Pell" in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
+    assert "Messrs" not in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
