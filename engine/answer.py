@@ -44,6 +44,7 @@ from satiate.engine.reading.keywords import keyword_lead
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
     ASKS_WHO_WAS,
+    FIRM_NAME,
     PLACE_NOUNS,
     a_sum,
     asked_form,
@@ -73,7 +74,7 @@ from satiate.engine.reading.slots import asked_slot, slot_fillers
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies
 from satiate.state.records import SourceRecord
-from satiate.tools.lexicon import converse, names_a_person, paraphrases, phrase_stems
+from satiate.tools.lexicon import converse, is_a_noun, names_a_person, paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
@@ -279,8 +280,12 @@ def page_key(title: str) -> str:
 
 
 def said_on(text: str, source: SourceRecord) -> str:
-    """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it."""
-    return with_subject(text, source["title"], source.get("text", ""))
+    """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it, and the name
+    heading its section set before a line that describes it ("Ada Pell: Farrier at the Kesh forge.")."""
+    page = source.get("text", "")
+    if (section := section_subject(page, source["title"])) and section not in text and _describing_fragment(text):
+        return f"{section}: {text}"
+    return with_subject(text, source["title"], page)
 
 
 def prose(text: str) -> bool:
@@ -332,9 +337,18 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
         person = referent(line.text, line.source["title"], line.source["text"])
         return Line(line.source, line.text, line.terms, line.position, frozenset(stems(person))) if person else line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
-    if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text):
+    if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text) and \
+            not _describing_fragment(line.text, common):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
+
+
+def _describing_fragment(text: str, common: frozenset[str] = frozenset()) -> bool:
+    """A note's line with neither subject nor verb that opens on a common noun ("Schoolmistress at the Board School.",
+    "Co-founder of the club."): it says what its page's or section's subject is."""
+    tokens = words(text)
+    return bool(tokens) and text[:1].isupper() and (tokens[0] in common or is_a_noun(tokens[0])) and \
+        tokens[0] not in STOPWORDS and not any(verb_shaped(token) or token in AUXILIARIES for token in tokens)
 
 
 def _person_referred(line: Line, expected: Expected, common: frozenset[str], question: str,
@@ -796,8 +810,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 continue  # "built by Ivo Marren in his shed at Orrinby": the builder, not where it was built
             if expected.kind == "place" and key not in persons:
                 persons[key] = a_person(span, read)
-            if persons.get(key):
-                continue  # a name the sources show to be a person's ("Ada Lind, born Ada Marr") is no place
+            if persons.get(key) or expected.kind == "place" and FIRM_NAME.search(span):
+                continue  # a name the sources show to be a person's ("Ada Lind, born Ada Marr") is no place, nor a
+                # firm's ("Messrs. Pell", "Pell & Sons")
             if who_act and on_the_converse_side(scored.line.text, span, who_act) is False:
                 continue  # "Ivo Lant sold the mill to Ada Pell": the seller did not buy it
             if scored.bridge and key in scored.bridge.lower() and head not in ADJECTIVE_HEADS and share is None:

@@ -79,8 +79,9 @@ _INNER_END = re.compile(r"[.!?][\"')\]*]*\s")  # an end mark followed by more te
 # an end mark, then a capital or a digit (past a quote's marks)
 _PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=(?:>\s+)*[\"'(\[*]?[A-Z0-9*])")
 # A full stop after a word shaped like an abbreviation: an initial ("J."), a short word ("Dr.", "St.", "Capt.",
-# "etc."), or a dotted one ("U.S.", "p.m."). Only a paragraph holding one needs pysbd's knowledge.
-_ABBREVIATION_SHAPED = re.compile(r"(?:^|\s)(?:[A-Za-z]|[A-Z][a-z]{1,4}|[a-z]{1,4}|\S*\w\.\w\S*)\.[\"')\]]*\s")
+# "etc."), the one long title ("Messrs."), or a dotted one ("U.S.", "p.m."). Only a paragraph holding one needs
+# pysbd's knowledge.
+_ABBREVIATION_SHAPED = re.compile(r"(?:^|\s)(?:[A-Za-z]|[A-Z][a-z]{1,4}|Messrs|[a-z]{1,4}|\S*\w\.\w\S*)\.[\"')\]]*\s")
 STEM_CACHE_WORDS = 65_536  # distinct words whose stem is remembered
 OWN_EED_LETTERS = 5  # "seed", "breed", "speed": an "-eed" word this short is no past form ("freed" is lost to it)
 SENTENCE_CACHE_TEXTS = 4096  # texts whose split is remembered: the pages and claims of a few runs

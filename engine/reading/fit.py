@@ -27,6 +27,7 @@ from satiate.engine.reading.chain import (
 )
 from satiate.engine.reading.kinds import (
     CURRENCY,
+    FIRM_NAME,
     FIRM_NOUNS,
     JUDGING,
     MONEY_WORDS,
@@ -308,6 +309,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), not where"
         if chain.kind == "place" and (country := _outside_the_country(answer, chain.question)):
             return WRONG_KIND, f"'{answer}' is another country, and the question asks where in {country}"
+        if chain.kind == "place" and FIRM_NAME.search(answer):
+            return WRONG_KIND, f"'{answer}' is a firm's name ('&', 'Ltd', 'Sons', 'Messrs.'), not a place"
         if chain.kind == "place" and a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person (called 'she' or 'he', given life dates or a title), not " \
                                "a place"

@@ -62,9 +62,10 @@ PLACE_NOUNS = frozenset(
 SETTLEMENT_NOUNS = frozenset("place city town country county state region province village area location district "
                              "capital borough municipality".split())
 # Nouns for a trading concern, and the marks a concern's name bears ("Pell & Reed", "Kesh Mills Ltd", "Ivo Marr &
-# Sons"): a name so formed says what kind of thing it names, whatever word the sources use for it
+# Sons", "Messrs. Pell"): a name so formed says what kind of thing it names, whatever word the sources use for it
 FIRM_NOUNS = frozenset("firm firms company companies business partnership concern".split())
-FIRM_NAME = re.compile(r"\s&\s|\b(?:Ltd|Limited|plc|Co|Company|Corporation|Inc|Incorporated|Bros|Brothers|Sons)\b")
+FIRM_NAME = re.compile(r"\s&\s|\b(?:Ltd|Limited|plc|Co|Company|Corporation|Inc|Incorporated|Bros|Brothers|Sons|"
+                       r"Messrs)\b")
 _NAMING_END = re.compile(r"\b(?:called|named|known as)\W*$", re.IGNORECASE)  # a question asking what a thing is called
 KIND_REACH = 3  # words after "what"/"which" read for a kind word ("which old apple variety")
 MAX_PHRASE_WORDS = 5  # a longer run after "which" is a clause, not the noun the answer is named by

@@ -3,9 +3,12 @@ question's end, a field named by its label, and a firm styled "Messrs."; each mu
 
 from __future__ import annotations
 
+from satiate.engine.answer import find_answer, said_on
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import type_fit
 from satiate.engine.reading.names import name_spans
+from satiate.tools.text import sentences
 
 
 def _chain(question: str, answer: str, kind: str, stating: str, *read: str) -> Chain:
@@ -53,5 +56,26 @@ def test_the_field_the_question_names_by_its_label_answers_even_when_it_opens_th
 
 
 def test_messrs_opens_a_firms_name_and_ends_no_sentence():
+    said = "The bakehouse of Messrs. Pell, Mill Row, burned down. It was rebuilt."
+    assert [piece.text for piece in sentences(said)][0] == "The bakehouse of Messrs. Pell, Mill Row, burned down."
     assert "Messrs. Pell" in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
     assert "Messrs" not in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
+
+
+def test_a_firm_is_no_place():
+    said = "The bakehouse of Messrs. Pell, Mill Row, burned down."
+    firm = Chain(question="Where was the bakehouse?", answer="Messrs. Pell", kind="place", stating=(said,),
+                 read=(said,))
+    assert type_fit(firm)[0] < 1.0
+    notes = [{"id": "S1", "key": "doc:fire", "title": "The fire", "text": said, "url": ""},
+             {"id": "S2", "key": "doc:ferry", "title": "The ferry", "text": "The ferry ran from Kesh Quay.", "url": ""}]
+    assert find_answer("Where was the bakehouse?", notes).short_answer == "Mill Row"
+
+
+def test_a_line_with_no_subject_or_verb_in_a_named_section_describes_that_name():
+    page = "# Ada Pell\n\nFarrier at the Kesh forge. Co-founder of the ringers.\n"
+    source = {"id": "S1", "key": "doc:people#p2", "title": "People", "text": page, "url": ""}
+    assert said_on("Farrier at the Kesh forge.", source) == "Ada Pell: Farrier at the Kesh forge."
+    assert said_on("She shod the vicar's cob.", source) != "Ada Pell: She shod the vicar's cob."
+    found = find_answer("What did Ada Pell do for a living?", [source])
+    assert found.short_answer == "farrier"
