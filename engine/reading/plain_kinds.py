@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from satiate.engine.reading.kinds import asked_form, asked_phrase
-from satiate.tools.lexicon import a_calling, is_a_noun, kind_of, told_by_a_plain_noun
+from satiate.tools.lexicon import a_calling, a_plural, is_a_noun, kind_of, told_by_a_plain_noun
 from satiate.tools.text import COUNT_WORD, STOPWORDS, words
 
 CALLING = "calling"  # "what did she do for a living?", "what was his trade?": a person by their work
@@ -68,8 +68,9 @@ def plain_fillers(text: str, kind: str, question: str = "") -> list[str]:
         ends = match.start() + len(span)
         if not of_the_kind(span, kind) or re.fullmatch(COUNT_WORD, span, re.IGNORECASE):
             continue
-        if kind == CALLING and any(word != span and (span.startswith(word) or span.endswith(word)) for word in asked):
-            continue
+        if kind == CALLING and (any(word != span and (span.startswith(word) or span.endswith(word)) for word in asked)
+                                or a_plural(span)):
+            continue  # and "the owners" are a class of people: one's calling is named in the singular
         if kind in (CALLING, KINSHIP) and _qualifies_a_noun(text, ends):
             continue  # "a volunteer station master": the person is the station master, "volunteer" qualifies it
         found.append(span)

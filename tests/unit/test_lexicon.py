@@ -3,7 +3,15 @@ which plain nouns are of a kind."""
 
 from __future__ import annotations
 
-from satiate.tools.lexicon import a_calling, kind_of, names_a_person, paraphrases, phrase_stems, told_by_a_plain_noun
+from satiate.tools.lexicon import (
+    a_calling,
+    a_plural,
+    kind_of,
+    names_a_person,
+    paraphrases,
+    phrase_stems,
+    told_by_a_plain_noun,
+)
 from satiate.tools.lexicon.build import noun_graph, person_nouns
 from satiate.tools.text import stem
 
@@ -68,6 +76,11 @@ def test_a_plain_noun_is_of_a_kind_by_its_usual_senses_and_not_by_being_the_kind
     assert kind_of("oak", "wood") and kind_of("green", "colours")
     assert not kind_of("colour", "colour")  # the kind itself tells no colour
     assert not kind_of("treasurer", "colour") and not kind_of("mill", "vegetable")
+
+
+def test_a_plural_is_told_from_a_noun_that_ends_in_s():
+    assert a_plural("owners") and a_plural("leeks") and a_plural("batsmen")
+    assert not a_plural("mason") and not a_plural("colours") and not a_plural("news")
 
 
 def test_kinds_told_by_a_plain_noun_are_colours_foods_plants_and_stuff_not_things_with_names():

@@ -33,6 +33,7 @@ def test_fillers_are_the_plain_words_of_the_kind_and_no_number_or_post_built_on_
     assert plain_fillers(sentence, "colour") == ["navy"]  # "silver" is a metal by its usual senses
     assert plain_fillers(sentence, CALLING, "What did Ivo Marr do for a living?") == ["farrier"]
     assert plain_fillers("Her niece and her friend came.", KINSHIP) == ["niece"]
+    assert plain_fillers("The owners lived uphill, the weavers by the river.", CALLING) == []  # classes of people
     assert plain_fillers("The hut was repainted black-and-white.", "colour") == ["black-and-white"]
     assert plain_fillers("Two of them came.", "paper") == []  # "two" is a playing card only by a rare sense
     lines = "Farrier at the Kesh forge. Volunteer harbour master at Orlby."

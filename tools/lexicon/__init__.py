@@ -113,6 +113,13 @@ def is_a_noun(word: str) -> bool:
     return bool(_senses(word))
 
 
+def a_plural(word: str) -> bool:
+    """Whether the word is written as the plural of a noun WordNet lists ("owners", "batsmen"), not as a noun itself."""
+    senses = _noun_graph()[0]
+    forms = _singulars(word)
+    return forms[0] not in senses and any(form in senses for form in forms[1:])
+
+
 def kind_of(noun: str, kind: str) -> bool:
     """Whether one of the noun's first senses is, through WordNet's hypernyms, a kind of any sense of ``kind``:
     "navy" of "colour", "leeks" of "vegetable", "niece" of "relative"."""
