@@ -50,7 +50,7 @@ from satiate.engine.reading.names import (
     opens_on_its_verb,
     written_in_lower_case,
 )
-from satiate.engine.reading.plain_kinds import CALLING, asked_kind, of_the_kind
+from satiate.engine.reading.plain_kinds import CALLING, KINSHIP, asked_kind, of_the_kind
 from satiate.engine.reading.slots import fills_slot
 from satiate.engine.reading.verdicts import PREPOSITIONS, verdict_fit
 from satiate.engine.roles import (
@@ -193,8 +193,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     question = " ".join(words(chain.question))
     if chain.kind in VERDICT_KINDS:  # a verdict fits when each side's sentence is from its own page
         return verdict_fit(chain.question, chain.kind, chain.answer_pages)
-    # ("what did she do for a living?" asks her calling, no explanation)
-    if (EXPLANATION.match(question) or BEHAVIOUR.match(question)) and asked_form(chain.question) != "calling":
+    # ("what did she do for a living?" asks her calling, "how was she related to him?" her kinship: no explanation)
+    if (EXPLANATION.match(question) or BEHAVIOUR.match(question)) and asked_kind(chain.question) not in (CALLING,
+                                                                                                    KINSHIP):
         return NOT_A_NAME, "the question asks for an explanation, not a name"
     answer = chain.answer.strip()
     tokens = words(answer)

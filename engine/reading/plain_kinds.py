@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from satiate.engine.reading.kinds import asked_form, asked_phrase
+from satiate.engine.reading.kinds import asked_form, asked_phrase, pointing_kind_words
 from satiate.tools.lexicon import a_calling, a_plural, is_a_noun, kind_of, told_by_a_plain_noun
 from satiate.tools.text import COUNT_WORD, STOPWORDS, words
 
@@ -26,8 +26,8 @@ _PLAIN = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[A-Z][a-z'’-]*(?: and [
 
 
 def asked_kind(question: str) -> str:
-    """The kind a plain noun answers, or "": the calling or kinship asked, or the noun the question asks by ("what
-    colour", "which vegetable") when things of that kind are told by plain nouns."""
+    """The kind a plain noun answers, or "": the calling or kinship asked, the noun after "what type of", or the noun
+    the question asks by ("what colour", "which vegetable") when things of that kind are told by plain nouns."""
     if asked_form(question) == "calling":
         return CALLING
     if _RELATED.search(question.strip()):
@@ -35,6 +35,8 @@ def asked_kind(question: str) -> str:
     if asked_form(question):  # "what price ...?", "what year ...?": a quantity or a time, whatever the noun
         return ""
     noun = (asked_phrase(question) or [""])[-1]
+    if noun and pointing_kind_words(question) and is_a_noun(noun):
+        return noun  # "what type of boat ...?" asks for a kind of boat ("lugger"), whatever boats are
     return noun if noun and told_by_a_plain_noun(noun) else ""
 
 

@@ -77,3 +77,21 @@ def test_a_calling_is_told_by_a_noun_for_work_and_not_by_a_name_or_a_post():
     post = Chain(question="What did Ivo Marr do for a living?", answer="treasurer", kind="name", stating=(said,),
                  read=(said,))
     assert type_fit(named)[0] < 1.0 and type_fit(post)[0] < 1.0
+
+
+def test_what_type_of_asks_for_a_kind_of_that_noun_whatever_its_class():
+    assert asked_kind("What type of boat was the Orlby Lass?") == "boat"
+    row = "Year: 1898; Name: Orlby Lass; Type: lugger; Built for: Ivo Marr, Kesh; Timber: larch"
+    chain = Chain(question="What type of boat was the Orlby Lass?", answer="lugger", kind="name", stating=(row,),
+                  read=(row,))
+    assert type_fit(chain)[0] == 1.0
+    place = Chain(question="What type of boat was the Orlby Lass?", answer="Kesh", kind="name", stating=(row,),
+                  read=(row,))
+    assert assess(place).confidence < assess(chain).confidence
+
+
+def test_a_kinship_question_asks_for_a_relative_not_an_explanation():
+    said = "Ivo Marr: Grandfather of Ada Pell (she is his daughter's girl)."
+    chain = Chain(question="How was Ivo Marr related to Ada Pell?", answer="grandfather", kind="name",
+                  stating=(said,), read=(said,))
+    assert type_fit(chain)[0] == 1.0
