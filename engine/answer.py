@@ -344,8 +344,8 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
 
 
 def _describing_fragment(text: str, common: frozenset[str] = frozenset()) -> bool:
-    """A note's line with neither subject nor verb that opens on a common noun ("Schoolmistress at the Board School.",
-    "Co-founder of the club."): it says what its page's or section's subject is."""
+    """A note's line with neither subject nor verb that opens on a common noun ("Farrier at the Kesh forge.", "Joint
+    founder of the ringers."): it says what its page's or section's subject is."""
     tokens = words(text)
     return bool(tokens) and text[:1].isupper() and (tokens[0] in common or is_a_noun(tokens[0])) and \
         tokens[0] not in STOPWORDS and not any(verb_shaped(token) or token in AUXILIARIES for token in tokens)

@@ -113,7 +113,7 @@ ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
 HOLDER_OF_A_TIME = re.compile(r"^(?:who|what) (?:was|is|were|are) (?:the |an? )?[a-z]")  # a post's holder, a value
-# "who was the engine named after?", "after whom is the cup named?", "the engine was named after whom?" ask the
+# "who was the engine named after?", "after whom is the cup named?", "the engine was named for whom?" ask the
 # naming (the question's last words), and
 # "which of the boats was named after his mother?" asks for the thing so named: only a sentence telling a naming
 # states either (a naming that describes the question's own thing, "who built the hall named after X?", is not asked)
@@ -542,6 +542,7 @@ def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
     relations, and the question does not say it asks the answer's. The row's first field is the record itself, what
     the row is about: answering by it needs no label."""
     asked = said_in(chain.question) | {stem(word) for word in words(chain.question)}  # "made" too, a light verb
+    asked_noun = {stem(re.sub(r"['’]s$", "", word)) for word in asked_phrase(chain.question)}  # "which town's shop"
 
     def said(label: str) -> bool:
         return any(states(stem(word), asked) for word in words(label)
@@ -561,11 +562,11 @@ def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
         label, value = fields[holding[0]]
         if said(label) or said(" ".join(re.findall(r"\b[a-z]+\b", value))):  # "Made by: built by Ada Pell"
             continue
-        # another field of the same form: one the question names by its label (even the row's first: "Town: Orlby;
-        # Address: 3 Mill Row" for "which town?"), else any but the record
+        # another field of the same form: one labelled by the noun the question asks for (even the row's first:
+        # "Town: Orlby; Address: 3 Mill Row" for "which town?"), else any but the record
         others = [(at, other_label) for at, (other_label, other_value) in enumerate(fields)
                   if at != holding[0] and same_form(other_value)]
-        other = next((other_label for _, other_label in others if said(other_label)), "") or next(
+        other = next((other_label for _, other_label in others if asked_noun & stems_of(other_label)), "") or next(
             (other_label for at, other_label in others if at != 0), "")
         if other:
             return label, other

@@ -36,7 +36,7 @@ def asked_kind(question: str) -> str:
         return ""
     noun = (asked_phrase(question) or [""])[-1]
     if noun and pointing_kind_words(question) and is_a_noun(noun):
-        return noun  # "what type of boat ...?" asks for a kind of boat ("lugger"), whatever boats are
+        return noun  # "what type of vessel ...?" asks for a kind of vessel ("ketch"), whatever vessels are
     return noun if noun and told_by_a_plain_noun(noun) else ""
 
 

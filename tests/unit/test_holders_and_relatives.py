@@ -29,47 +29,46 @@ def test_a_verb_for_holding_a_post_picks_its_holder_by_the_year_asked():
 
 
 def test_a_relative_named_by_whose_they_are_must_be_stated_as_a_name_must():
-    row = "Town: Orlby; Address: 4 Mill Row; Manager: Ada Pell"
+    row = "Forge: Orlby; Address: 4 Mill Row; Smith: Ada Pell"
     other = "Ada Pell's nephew came over from Kesh in 1931."  # the sources do speak of the nephew
-    nephew = assess(_chain("Which row was the shop managed by Ada Pell's nephew on?", "Mill Row", "place", row,
-                           other))
+    nephew = assess(_chain("Which row was the forge of Ada Pell's nephew on?", "Mill Row", "place", row, other))
     assert nephew.confidence < 0.8 and any("nephew" in gap for gap in nephew.missing)
-    herself = assess(_chain("Which row was the shop managed by Ada Pell on?", "Mill Row", "place", row, other))
+    herself = assess(_chain("Which row was the forge of Ada Pell on?", "Mill Row", "place", row, other))
     assert herself.confidence == 1.0
 
 
 def test_a_namesake_asked_at_the_end_needs_a_sentence_that_tells_the_naming():
     boat = "The small sloop Miss Pell was driven onto the bar; the yawl Ivo Marr was saved."
-    asked = assess(_chain("The sloop wrecked on the bar was named after whom?", "Miss Pell", "person", boat))
+    asked = assess(_chain("The sloop wrecked on the bar was named for whom?", "Miss Pell", "person", boat))
     assert asked.confidence < 0.8 and any("named after" in gap for gap in asked.missing)
-    told = assess(_chain("The sloop wrecked on the bar was named after whom?", "Ada Pell", "person",
+    told = assess(_chain("The sloop wrecked on the bar was named for whom?", "Ada Pell", "person",
                          "The sloop wrecked on the bar was named after Ada Pell."))
     assert told.confidence == 1.0
 
 
 def test_the_field_the_question_names_by_its_label_answers_even_when_it_opens_the_row():
-    row = "Town: Orlby; Address: 4 Mill Row; Years: 1903–1920; Manager: Ada Pell"
-    street = assess(_chain("Which town's shop did Ada Pell manage?", "Mill Row", "place", row))
+    row = "Town: Orlby; Address: 4 Mill Row; Years: 1903–1920; Smith: Ada Pell"
+    street = assess(_chain("Which town was Ada Pell the smith of?", "Mill Row", "place", row))
     assert street.confidence < 0.8 and any("'Town'" in gap for gap in street.missing)
-    town = assess(_chain("Which town's shop did Ada Pell manage?", "Orlby", "place", row))
+    town = assess(_chain("Which town was Ada Pell the smith of?", "Orlby", "place", row))
     assert not any("row gives" in gap for gap in town.missing)
 
 
 def test_messrs_opens_a_firms_name_and_ends_no_sentence():
-    said = "The bakehouse of Messrs. Pell, Mill Row, burned down. It was rebuilt."
-    assert [piece.text for piece in sentences(said)][0] == "The bakehouse of Messrs. Pell, Mill Row, burned down."
-    assert "Messrs. Pell" in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
-    assert "Messrs" not in name_spans("The bakehouse of Messrs. Pell, Mill Row, burned down.")
+    said = "The forge of Messrs. Pell, Mill Row, burned down. It was rebuilt."
+    assert [piece.text for piece in sentences(said)][0] == "The forge of Messrs. Pell, Mill Row, burned down."
+    assert "Messrs. Pell" in name_spans("The forge of Messrs. Pell, Mill Row, burned down.")
+    assert "Messrs" not in name_spans("The forge of Messrs. Pell, Mill Row, burned down.")
 
 
 def test_a_firm_is_no_place():
-    said = "The bakehouse of Messrs. Pell, Mill Row, burned down."
-    firm = Chain(question="Where was the bakehouse?", answer="Messrs. Pell", kind="place", stating=(said,),
+    said = "The forge of Messrs. Pell, Mill Row, burned down."
+    firm = Chain(question="Where was the forge?", answer="Messrs. Pell", kind="place", stating=(said,),
                  read=(said,))
     assert type_fit(firm)[0] < 1.0
     notes = [{"id": "S1", "key": "doc:fire", "title": "The fire", "text": said, "url": ""},
              {"id": "S2", "key": "doc:ferry", "title": "The ferry", "text": "The ferry ran from Kesh Quay.", "url": ""}]
-    assert find_answer("Where was the bakehouse?", notes).short_answer == "Mill Row"
+    assert find_answer("Where was the forge?", notes).short_answer == "Mill Row"
 
 
 def test_a_line_with_no_subject_or_verb_in_a_named_section_describes_that_name():

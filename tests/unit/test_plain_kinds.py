@@ -80,12 +80,12 @@ def test_a_calling_is_told_by_a_noun_for_work_and_not_by_a_name_or_a_post():
 
 
 def test_what_type_of_asks_for_a_kind_of_that_noun_whatever_its_class():
-    assert asked_kind("What type of boat was the Orlby Lass?") == "boat"
-    row = "Year: 1898; Name: Orlby Lass; Type: lugger; Built for: Ivo Marr, Kesh; Timber: larch"
-    chain = Chain(question="What type of boat was the Orlby Lass?", answer="lugger", kind="name", stating=(row,),
+    assert asked_kind("What type of vessel was the Orlby Lass?") == "vessel"
+    row = "Year: 1898; Name: Orlby Lass; Type: ketch; Built for: Ivo Marr, Kesh; Timber: larch"
+    chain = Chain(question="What type of vessel was the Orlby Lass?", answer="ketch", kind="name", stating=(row,),
                   read=(row,))
     assert type_fit(chain)[0] == 1.0
-    place = Chain(question="What type of boat was the Orlby Lass?", answer="Kesh", kind="name", stating=(row,),
+    place = Chain(question="What type of vessel was the Orlby Lass?", answer="Kesh", kind="name", stating=(row,),
                   read=(row,))
     assert assess(place).confidence < assess(chain).confidence
 
