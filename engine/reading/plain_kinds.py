@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from satiate.engine.reading.kinds import asked_form, asked_phrase, pointing_kind_words
-from satiate.tools.lexicon import a_calling, a_plural, is_a_noun, kind_of, told_by_a_plain_noun
+from satiate.tools.lexicon import a_calling, a_plural, is_a_noun, kind_of, specific, told_by_a_plain_noun
 from satiate.tools.text import COUNT_WORD, STOPWORDS, words
 
 CALLING = "calling"  # "what did she do for a living?", "what was his trade?": a person by their work
@@ -35,8 +35,9 @@ def asked_kind(question: str) -> str:
     if asked_form(question):  # "what price ...?", "what year ...?": a quantity or a time, whatever the noun
         return ""
     noun = (asked_phrase(question) or [""])[-1]
-    if noun and pointing_kind_words(question) and is_a_noun(noun):
-        return noun  # "what type of vessel ...?" asks for a kind of vessel ("ketch"), whatever vessels are
+    if noun and pointing_kind_words(question) and specific(noun):
+        return noun  # "what type of vessel ...?" asks for a kind of vessel ("ketch"), whatever vessels are; but
+        # "what kind of thing was it?" asks what it is, which no one word of a kind says
     return noun if noun and told_by_a_plain_noun(noun) else ""
 
 

@@ -95,3 +95,8 @@ def test_a_kinship_question_asks_for_a_relative_not_an_explanation():
     chain = Chain(question="How was Ivo Marr related to Ada Pell?", answer="grandfather", kind="name",
                   stating=(said,), read=(said,))
     assert type_fit(chain)[0] == 1.0
+
+
+def test_a_kind_of_anything_is_no_kind_a_plain_word_answers():
+    assert asked_kind("What kind of thing was the Orlby Lass?") == ""
+    assert asked_kind("What sort of object is the Kesh stone?") == ""

@@ -113,6 +113,16 @@ def is_a_noun(word: str) -> bool:
     return bool(_senses(word))
 
 
+SPECIFIC_DEPTH = 7  # senses at least from a noun's first sense up to the root (itself counted) for it to be specific
+
+
+def specific(noun: str) -> bool:
+    """Whether the noun's first sense lies deep enough in WordNet's hierarchy to name a kind of its own ("vessel",
+    "cart", "engine"), not a word for anything ("thing", "object", "item", "place")."""
+    first = _senses(noun)[:1]
+    return bool(first) and len(_above(first[0])) >= SPECIFIC_DEPTH
+
+
 def a_plural(word: str) -> bool:
     """Whether the word is written as the plural of a noun WordNet lists ("owners", "batsmen"), not as a noun itself."""
     senses = _noun_graph()[0]
