@@ -318,14 +318,15 @@ def _heading_line(sentence: str, title: str, text: str) -> bool:
         sentence.startswith(title)
 
 
-def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
+def with_page_subject(line: Line, subject: str, common: frozenset[str], headed: bool = False) -> Line:
     """A sentence that refers to its page's subject without naming it speaks of it: the name the page's title gives
     (``subject``) counts as said by the sentence (``Line.referred``; the words it writes, and their rarity, stay
     its own). It refers by a pronoun ("She wed Ada Pell." on Nora Vane's page), by the subject's own head noun ("The
     mill was built in 1790." on Tarrow Mill's page), by opening on a past form with no subject at all ("Acquired by
     Pell & Sons in 1961."), or as a labelled field ("Opened: 1868"). "He" and "she" stand for a person, so not for a
     title that ends in a word the sources write in lower case (a medal, a mill), nor on a page that calls its own
-    subject "it" (a halt, a ship): there they point back to someone the page named before."""
+    subject "it" (a halt, a ship): there they point back to someone the page named before. In a section a name heads
+    (``headed``), a line with neither subject nor verb describes that name ("Farrier at the Kesh forge.")."""
     if not subject:
         return line
     first, second = (line.text.split()[:2] + ["", ""])[:2]
@@ -338,7 +339,7 @@ def with_page_subject(line: Line, subject: str, common: frozenset[str]) -> Line:
         return Line(line.source, line.text, line.terms, line.position, frozenset(stems(person))) if person else line
     refers = opener in REFERRING_SUBJECTS or (opener == "the" and second.lower().strip(",") == head and head in common)
     if not refers and not (first[:1].isupper() and verb_shaped(opener)) and not is_field(line.text) and \
-            not _describing_fragment(line.text, common):
+            not (headed and _describing_fragment(line.text, common)):
         return line
     return Line(line.source, line.text, line.terms, line.position, frozenset(stems(subject)))
 
@@ -711,8 +712,8 @@ def _reading(question: str, sources: tuple[_Keyed, ...]) -> Reading:
                 for title in {line.source["title"] for line in pool}}
     sections = {id(source): section_subject(source["text"], source["title"], common)
                 for source in {id(line.source): line.source for line in pool}.values()}
-    pool = [with_page_subject(line, sections[id(line.source)] or subjects[line.source["title"]], common)
-            for line in pool]
+    pool = [with_page_subject(line, sections[id(line.source)] or subjects[line.source["title"]], common,
+                              headed=bool(sections[id(line.source)])) for line in pool]
     return Reading(pool, common, score_lines(question, pool, common))
 
 

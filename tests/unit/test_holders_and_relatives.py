@@ -3,12 +3,12 @@ question's end, a field named by its label, and a firm styled "Messrs."; each mu
 
 from __future__ import annotations
 
-from satiate.engine.answer import find_answer, said_on
+from satiate.engine.answer import Line, find_answer, said_on, with_page_subject
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import type_fit
 from satiate.engine.reading.names import name_spans
-from satiate.tools.text import sentences
+from satiate.tools.text import sentences, stems
 
 
 def _chain(question: str, answer: str, kind: str, stating: str, *read: str) -> Chain:
@@ -78,3 +78,10 @@ def test_a_line_with_no_subject_or_verb_in_a_named_section_describes_that_name()
     assert said_on("She shod the vicar's cob.", source) != "Ada Pell: She shod the vicar's cob."
     found = find_answer("What did Ada Pell do for a living?", [source])
     assert found.short_answer == "farrier"
+
+
+def test_only_a_section_a_name_heads_lends_its_name_to_a_line_with_neither_subject_nor_verb():
+    source = {"id": "S1", "key": "doc:people#p2", "title": "People", "text": "Farrier at the Kesh forge.", "url": ""}
+    line = Line(source, "Farrier at the Kesh forge.", frozenset(stems("Farrier at the Kesh forge.")), 0)
+    assert with_page_subject(line, "Ada Pell", frozenset(), headed=True).referred == frozenset(stems("Ada Pell"))
+    assert with_page_subject(line, "Ada Pell", frozenset(), headed=False).referred == frozenset()
