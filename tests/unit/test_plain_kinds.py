@@ -10,6 +10,10 @@ from satiate.engine.reading.fit import type_fit
 from satiate.engine.reading.plain_kinds import CALLING, KINSHIP, asked_kind, plain_fillers
 
 
+def _chain(question: str, answer: str, said: str) -> Chain:
+    return Chain(question=question, answer=answer, kind="name", stating=(said,), read=(said,))
+
+
 def _note(text: str, title: str = "Notes") -> dict:
     return {"id": "S1", "key": "doc:notes", "title": title, "text": text, "url": ""}
 
@@ -58,35 +62,28 @@ def test_the_finder_answers_what_colour_with_a_colour_word():
 
 def test_a_plain_noun_of_the_kind_asked_fits_and_one_of_another_kind_does_not():
     said = "The Orlby Bakery van was painted maroon in 1958."
-    colour = Chain(question="What colour was the Orlby Bakery van?", answer="maroon", kind="name", stating=(said,),
-                   read=(said,))
+    colour = _chain("What colour was the Orlby Bakery van?", "maroon", said)
     assert type_fit(colour)[0] == 1.0
     assert assess(colour).confidence == 1.0  # the colour word itself tells the colour asked
-    other = Chain(question="What colour was the Orlby Bakery van?", answer="van", kind="name", stating=(said,),
-                  read=(said,))
+    other = _chain("What colour was the Orlby Bakery van?", "van", said)
     assert type_fit(other)[0] < 1.0
 
 
 def test_a_calling_is_told_by_a_noun_for_work_and_not_by_a_name_or_a_post():
     said = "The chapel was built by Ivo Marr, stonemason, of Tallow Lane."
-    work = Chain(question="What did Ivo Marr do for a living?", answer="stonemason", kind="name", stating=(said,),
-                 read=(said,))
+    work = _chain("What did Ivo Marr do for a living?", "stonemason", said)
     assert type_fit(work)[0] == 1.0
-    named = Chain(question="What did Ivo Marr do for a living?", answer="Tallow Lane", kind="name", stating=(said,),
-                  read=(said,))
-    post = Chain(question="What did Ivo Marr do for a living?", answer="treasurer", kind="name", stating=(said,),
-                 read=(said,))
+    named = _chain("What did Ivo Marr do for a living?", "Tallow Lane", said)
+    post = _chain("What did Ivo Marr do for a living?", "treasurer", said)
     assert type_fit(named)[0] < 1.0 and type_fit(post)[0] < 1.0
 
 
 def test_what_type_of_asks_for_a_kind_of_that_noun_whatever_its_class():
     assert asked_kind("What type of vessel was the Orlby Lass?") == "vessel"
     row = "Year: 1898; Name: Orlby Lass; Type: ketch; Built for: Ivo Marr, Kesh; Timber: larch"
-    chain = Chain(question="What type of vessel was the Orlby Lass?", answer="ketch", kind="name", stating=(row,),
-                  read=(row,))
+    chain = _chain("What type of vessel was the Orlby Lass?", "ketch", row)
     assert type_fit(chain)[0] == 1.0
-    place = Chain(question="What type of vessel was the Orlby Lass?", answer="Kesh", kind="name", stating=(row,),
-                  read=(row,))
+    place = _chain("What type of vessel was the Orlby Lass?", "Kesh", row)
     assert assess(place).confidence < assess(chain).confidence
 
 

@@ -14,7 +14,9 @@ import functools
 import gzip
 import json
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable
 from importlib import resources
+from typing import Any
 
 from satiate.tools.text import stem, words
 
@@ -94,18 +96,24 @@ def _forms(noun: str) -> list[list[int]]:
     return [senses[form] for form in dict.fromkeys(forms) if senses.get(form)]
 
 
-@functools.cache
-def _above(sense: int) -> frozenset[int]:
-    """The sense and every sense it is, through its hypernyms, a kind of."""
-    parents = _noun_graph()[1]
-    found: set[int] = set()
-    waiting = [sense]
+def closure(start: Hashable, edges: Callable[[Any], Iterable[Any]]) -> set[Any]:
+    """``start`` and everything reached from it by following ``edges`` (a sense's hypernyms, or the senses narrower
+    than it): the walk both the table's builder and its reader make."""
+    found: set[Any] = set()
+    waiting = [start]
     while waiting:
         current = waiting.pop()
         if current not in found:
             found.add(current)
-            waiting.extend(parents[current])
-    return frozenset(found)
+            waiting.extend(edges(current))
+    return found
+
+
+@functools.cache
+def _above(sense: int) -> frozenset[int]:
+    """The sense and every sense it is, through its hypernyms, a kind of."""
+    parents = _noun_graph()[1]
+    return frozenset(closure(sense, parents.__getitem__))
 
 
 def is_a_noun(word: str) -> bool:

@@ -22,6 +22,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from satiate.tools.lexicon import closure
+
 SENSES_KEPT = 2  # a verb's first senses by frequency; later ones are rare enough to mislead ("go" for "die")
 PERSON_SYNSET = "00007846"  # person.n.01: "a human being", the root of every noun for a kind of person
 HYPERNYMS = frozenset({"@", "@i"})  # the pointers from a synset to the more general one it is a kind of
@@ -63,14 +65,7 @@ def kinds_of(root: str, data_noun: Path) -> set[str]:
             symbol, target, part_of_speech = fields[at + 1 + 4 * pointer: at + 4 + 4 * pointer]
             if symbol in HYPERNYMS and part_of_speech == "n":
                 narrower[target].add(fields[0])
-    found: set[str] = set()
-    waiting = [root]
-    while waiting:
-        offset = waiting.pop()
-        if offset not in found:
-            found.add(offset)
-            waiting.extend(narrower[offset])
-    return found
+    return closure(root, narrower.__getitem__)
 
 
 def person_nouns(folder: Path) -> list[str]:
