@@ -542,7 +542,7 @@ def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
     relations, and the question does not say it asks the answer's. The row's first field is the record itself, what
     the row is about: answering by it needs no label."""
     asked = said_in(chain.question) | {stem(word) for word in words(chain.question)}  # "made" too, a light verb
-    asked_noun = {stem(re.sub(r"['’]s$", "", word)) for word in asked_phrase(chain.question)}  # "which town's shop"
+    asked_noun = {stem(re.sub(r"['’]s$", "", word)) for word in asked_phrase(chain.question)}  # "which town's forge"
 
     def said(label: str) -> bool:
         return any(states(stem(word), asked) for word in words(label)
