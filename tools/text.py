@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pysbd
 import snowballstemmer
@@ -140,8 +142,9 @@ def _named_keyword(tokens: list[str], at: int) -> bool:
             and tokens[at + 1] in _SYNTAX_FORMS)
 
 
-# Irregular past forms Snowball cannot reach by suffix stripping, mapped to the verb they inflect. A past that is also
-# another word ("found", "left", "felt", "Lent") is left whole: ``engine.roles.SHARED_PASTS``.
+# Irregular past forms that are verbs wherever they stand, mapped to the verb they inflect. A past that is also
+# another word ("found", "left", "felt", "Lent") is read as a past only where a verb may stand:
+# ``engine.roles.SHARED_PASTS``.
 IRREGULAR = {
     "made": "make", "built": "build", "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
     "led": "lead", "held": "hold", "won": "win", "sold": "sell", "bought": "buy", "taught": "teach",
@@ -156,6 +159,11 @@ IRREGULAR = {
     "sworn": "swear", "threw": "throw", "thrown": "throw", "understood": "understand", "went": "go", "gone": "go",
     "ridden": "ride", "rode": "ride",
 }
+# Every irregular form WordNet lists (``tools/lexicon/irregular.json``, built from its ``verb.exc``), shared ones too
+# ("left", "said", "sought"), with the verb it inflects: what the stemmer joins to that verb. Which of them stand as
+# verbs wherever they occur is ``IRREGULAR``'s question, not this table's.
+_VERB_OF_FORM: dict[str, str] = json.loads(
+    (Path(__file__).parent / "lexicon" / "irregular.json").read_text(encoding="utf-8"))["forms"] | IRREGULAR
 
 
 @functools.lru_cache(maxsize=STEM_CACHE_WORDS)
@@ -164,9 +172,10 @@ def stem(term: str) -> str:
 
     Two things Snowball leaves to its caller: function words are not inflected forms ("this", "does" stay whole, where
     suffix rules would make "thi" and "doe"), and an irregular verb's past form is not a suffix ("built" -> "build",
-    via ``IRREGULAR``). Cached: the stemmer is pure Python and the same few thousand words recur in every run.
+    via WordNet's table of them). Cached: the stemmer is pure Python and the same few thousand words recur in every
+    run.
     """
-    term = IRREGULAR.get(term, term)
+    term = _VERB_OF_FORM.get(term, term)
     return term if term in STOPWORDS else _STEMMER.stemWord(term)
 
 

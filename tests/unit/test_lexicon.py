@@ -12,7 +12,7 @@ from satiate.tools.lexicon import (
     phrase_stems,
     told_by_a_plain_noun,
 )
-from satiate.tools.lexicon.build import noun_graph, person_nouns
+from satiate.tools.lexicon.build import irregular_forms, noun_graph, person_nouns
 from satiate.tools.text import stem
 
 
@@ -91,3 +91,23 @@ def test_kinds_told_by_a_plain_noun_are_colours_foods_plants_and_stuff_not_thing
 def test_a_calling_is_a_person_by_their_work_not_a_relative_a_post_or_the_word_for_workers():
     assert all(a_calling(noun) for noun in ("blacksmith", "postman", "electricians", "grocer", "farmer", "nurse"))
     assert not any(a_calling(noun) for noun in ("niece", "widow", "member", "friend", "workers", "treasurer"))
+
+
+def test_irregular_forms_are_built_from_verb_exc_without_verbs_of_their_own_or_function_words(tmp_path):
+    (tmp_path / "index.verb").write_text(
+        "  1 licence line\n"
+        "quell v 1 0 1 0 20000001\n"
+        "found v 1 0 1 0 20000002\n"
+        "find v 1 0 1 0 20000003\n"
+        "have v 1 0 1 0 20000004\n"
+        "clip v 1 0 1 0 20000005\n", encoding="latin-1")
+    (tmp_path / "verb.exc").write_text(
+        "quelt quell\nfound find\nhad have\nclipped clip\nclipping clip\nquelt-up quell\n", encoding="latin-1")
+    # "found" is a verb of its own, "had" a function word, "clipped" the stemmer joins itself, "clipping" no past
+    assert irregular_forms(tmp_path) == {"quelt": "quell"}
+
+
+def test_an_irregular_past_meets_its_verb_and_a_verb_of_its_own_stays_apart():
+    assert stem("left") == stem("leave") and stem("sought") == stem("seek") and stem("said") == stem("says")
+    assert stem("found") == stem("founded") != stem("find")  # "found" is a verb of its own
+    assert stem("born") == "born" and stem("was") == "was"

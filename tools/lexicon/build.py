@@ -1,5 +1,5 @@
-"""Build ``verbs.json``, ``persons.json`` and ``nouns.json.gz`` from a WordNet 3.0 ``dict`` folder (its
-``index.verb``, ``index.noun`` and ``data.noun``).
+"""Build ``verbs.json``, ``persons.json``, ``irregular.json`` and ``nouns.json.gz`` from a WordNet 3.0 ``dict`` folder
+(its ``index.verb``, ``verb.exc``, ``index.noun`` and ``data.noun``).
 
     python -m satiate.tools.lexicon.build /path/to/wordnet/dict
 
@@ -22,12 +22,17 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import snowballstemmer
+
 from satiate.tools.lexicon import closure
+from satiate.tools.text import AUXILIARIES
 
 SENSES_KEPT = 2  # a verb's first senses by frequency; later ones are rare enough to mislead ("go" for "die")
 PERSON_SYNSET = "00007846"  # person.n.01: "a human being", the root of every noun for a kind of person
 HYPERNYMS = frozenset({"@", "@i"})  # the pointers from a synset to the more general one it is a kind of
 COMMON_NOUN = re.compile(r"[a-z][a-z'-]*")  # one word, lower case: no proper name ("Mason"), no compound
+_STEMMER = snowballstemmer.stemmer("english")  # the stemmer the reading layer uses, before its irregular forms
+OWN_WORDS = frozenset({"born"})  # a birth, read as a word of its own: not "bear" (carry) in another form
 
 
 def first_senses(index_verb: Path) -> dict[str, list[str]]:
@@ -51,6 +56,22 @@ def build(folder: Path) -> dict[str, list[str]]:
         for offset in offsets:
             holders[offset].append(lemma)
     return {offset: sorted(lemmas) for offset, lemmas in sorted(holders.items()) if len(lemmas) >= 2}
+
+
+def irregular_forms(folder: Path) -> dict[str, str]:
+    """Each irregular past or participle WordNet's ``verb.exc`` lists, with its verb ("left" -> "leave", "sought" ->
+    "seek"): only one-word forms a suffix stemmer cannot join to their verb, and none that is itself a verb's base
+    form ("found", "fell", "saw" are verbs of their own, so a text's "found" may be one), an auxiliary ("was", "had":
+    function words), a word read on its own (``OWN_WORDS``), or a present participle."""
+    lemmas = set(first_senses(folder / "index.verb"))
+    forms: dict[str, str] = {}
+    for line in (folder / "verb.exc").read_text(encoding="utf-8").splitlines():
+        form, base = line.split()[:2]
+        if COMMON_NOUN.fullmatch(form) and "'" not in form and "-" not in form and form not in lemmas and \
+                form not in AUXILIARIES | OWN_WORDS and not form.endswith("ing") and base in lemmas and \
+                _STEMMER.stemWord(form) != _STEMMER.stemWord(base):
+            forms.setdefault(form, base)
+    return dict(sorted(forms.items()))
 
 
 def kinds_of(root: str, data_noun: Path) -> set[str]:
@@ -130,6 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     target.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), nouns whose first sense is a kind "
                                   "of person", "nouns": nouns}, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {target} ({len(nouns)} nouns)")
+    irregular = irregular_forms(Path(args[0]))
+    target = Path(__file__).with_name("irregular.json")
+    target.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), verb.exc: irregular verb forms",
+                                  "forms": irregular}, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {target} ({len(irregular)} forms)")
     graph = noun_graph(Path(args[0]))
     target = Path(__file__).with_name("nouns.json.gz")
     payload = json.dumps({"source": "WordNet 3.0 (Princeton University), one-word common nouns, their senses and "
