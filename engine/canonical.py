@@ -34,7 +34,7 @@ def _normalized_parts(url: str) -> tuple[str, str, str, str]:
     """(scheme, host[:port], path, query) with every part that does not change the document removed."""
     parts = urlsplit(url.strip())
     host = (parts.hostname or "").lower()
-    if host.startswith("www."):
+    while host.startswith("www.") and "." in host[4:]:  # "www.www.com" is "www.com": a bare "com" is no host
         host = host[4:]
     if ":" in host:  # an IPv6 literal keeps its brackets so the key stays readable as a URL authority
         host = f"[{host}]"

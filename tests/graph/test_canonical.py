@@ -135,6 +135,7 @@ def test_seed_examples():
     assert canonical_key("anything", doc_id="corpus/a.md") == "doc:corpus/a.md"
     assert doi_of("no doi here") is None
     assert canonical_key("https://example.com:notaport/x") == "url:example.com/x"
+    assert canonical_url("http://www.www.com") == canonical_url(canonical_url("http://www.www.com")) == "http://www.com"
 
 
 def test_press_release_preprint_page_and_doi_page_of_one_study_count_once(write_jsonl, isolated_data_dir):
