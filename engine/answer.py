@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.chain import Chain, mentioned, question_names
+from satiate.engine.reading.chain import Chain, framing_opener, mentioned, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.fit import (
@@ -58,6 +58,7 @@ from satiate.engine.reading.kinds import (
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
 from satiate.engine.reading.names import abbreviation, name_spans
 from satiate.engine.reading.plain_kinds import CALLING, KINSHIP, asked_kind, plain_fillers
+from satiate.engine.reading.present import asks_now, tells_now
 from satiate.engine.reading.referents import (
     ITEM_OPENERS,
     PERSONAL_PRONOUNS,
@@ -72,7 +73,7 @@ from satiate.engine.reading.referents import (
 )
 from satiate.engine.reading.slots import asked_slot, slot_fillers
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
-from satiate.engine.roles import denies
+from satiate.engine.roles import denies, sets_aside
 from satiate.state.records import SourceRecord
 from satiate.tools.lexicon import converse, is_a_noun, names_a_person, paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
@@ -128,8 +129,11 @@ _DATE = re.compile(
 _PERIOD = re.compile(rf"\bbetween\s+{_DATE.pattern}\s+and\s+{_DATE.pattern}|"
                      rf"(?:\bfrom\s+)?{_DATE.pattern}\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)\s*{_DATE.pattern}")
 # A count written in words: "forty-one" is a tens word and its units, "one" among them (alone, "one" is too often
-# no count: "one of the men")
-_COUNT_IN_WORDS = rf"\b{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?\b"
+# no count: "one of the men"); hundreds and thousands are counted by the words before them and go on with "and"
+# ("two hundred and sixty", "a thousand and one"), all of it one count
+_COUNT_WORD_ONE = rf"{COUNT_WORD}(?:-(?:{COUNT_WORD}|(?i:one)))?"
+_COUNT_IN_WORDS = (rf"\b(?:(?:(?:{_COUNT_WORD_ONE}|(?i:a|one))\s+(?i:hundred|thousand)(?:,?\s+(?i:and\s+)?"
+                   rf"(?={COUNT_WORD}|(?i:one\b)))?)+(?:{_COUNT_WORD_ONE}|(?i:one))?|{_COUNT_WORD_ONE})\b")
 # A count or a measure; an ordinal ("its 10th album") ranks something and counts nothing, and a number joined to a
 # word, a slash or a hyphen ("box KSH/7", "form B12", "item K-31") is part of a label, as is one after a one-letter
 # abbreviation or "No." ("p.9", "p. 12", "No. 4": a page or an entry of a reference) and one written with a leading
@@ -148,6 +152,8 @@ MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m f
 _SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
 _SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{_SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
                          rf"\b{_SHORT_MONTH}\s+\d{{1,2}}\b(?:,?\s+(?:'\d{{2}}|\d{{4}})\b)?")
+# a date written in figures alone ("2019-06-03", "03/06/2019", "3.6.19"): its numbers count nothing either
+_FIGURE_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}([/.])\d{1,2}\1(?:\d{4}|\d{2})\b")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name
 # "What is a generator?" / "What are descriptors?": a definition, not a name (no relation narrows it down).
 DEFINITION = re.compile(
@@ -175,6 +181,8 @@ POST_FIT = 1.3  # a name the sentence gives the post asked, in brackets or appos
 UNTIED = 0.8  # a candidate whose sentence, page and hop name nothing of the question's names weighs this much
 UNDATED = 0.5  # a count asked of a year, given by a sentence and page that do not give that year, weighs this much
 HEARSAY = 0.5  # a candidate only a hedged sentence gives ("it is said", "reportedly") weighs this much
+PAST_LINE = 0.5  # a candidate for a question about now, from a line that tells nothing of the present, weighs this much
+CORRECTED = 0.5  # a value a line read sets aside as a mistake weighs this much of the value that line gives instead
 
 
 @dataclass(frozen=True)
@@ -219,6 +227,7 @@ def expected_answer(question: str) -> Expected:
         question = last_clause
     lowered = " ".join(words(question))
     tokens = lowered.split()
+    tokens = tokens[1:] if framing_opener(question) else tokens  # "Roughly when ...?" asks when
     first = tokens[0] if tokens else ""
     cue_words = set(tokens)
     direction: Direction = ("early" if cue_words & EARLY_CUES else "late" if cue_words & LATE_CUES else
@@ -248,7 +257,7 @@ def expected_answer(question: str) -> Expected:
     if IDENTITY.match(question.strip()):
         return Expected("description")
     # "by whom ...?", "on whose orders ...?": a preposition before the question word still asks for a person
-    if first in {"who", "whom", "whose"} or re.match(r"\w+ (?:whom|whose)\b", lowered) or \
+    if first in {"who", "whom", "whose", "who's"} or re.match(r"\w+ (?:whom|whose)\b", lowered) or \
             re.search(r"\bby (?:who|whom)\b", lowered):
         return Expected("person")
     if first == "where" or (noun := re.search(r"\b(?:what|which|in what|in which)\s+(\w+)", lowered)) and \
@@ -264,8 +273,10 @@ def expected_answer(question: str) -> Expected:
     if asked_form(question) == "calling":  # "what did she do for a living?": her work, told by a noun ("blacksmith")
         return Expected("name")
     plain = NAMED_KEYWORD.sub(r"\1 \2", lowered)  # "what is the in operator" asks what "the operator" is
+    # "what became of the van?", "what happened to the mill?": an account of its fate, which no one name tells
     explains = (re.search(r"\b(?:why|how does|how do|how did|how is|how are|how can|explain|describe|purpose of|"
-                          r"used for)\b", lowered),
+                          r"used for|what (?:became|has become|becomes) of|"
+                          r"what (?:happened|has happened|happens) to)\b", lowered),
                 COMPARISON.search(lowered), BEHAVIOUR.match(lowered),
                 DEFINITION.match(plain), DEFINITION_WITHIN.match(plain))
     if any(explains):
@@ -534,7 +545,7 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
             return list(dict.fromkeys(re.findall(r"\d{3,4}", span)[0] for span in spans if not DECADE.fullmatch(span)))
         return spans
     if kind == "number":
-        dated = [m.span() for pattern in (_DATE, _SHORT_DATE) for m in pattern.finditer(text)]
+        dated = [m.span() for pattern in (_DATE, _SHORT_DATE, _FIGURE_DATE) for m in pattern.finditer(text)]
         found = [quantity(m, qualifiers, counted) for m in _QUANTITY.finditer(text)
                  if not any(start <= m.start() < end for start, end in dated)  # "4" of "4 May 1931" is a date
                  and not RATE.search(text, 0, m.start())  # "one pump to every four houses" is a rate, no count
@@ -751,6 +762,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     names = tuple(question_names(question))
     counted = counted_noun(question)
     counted_years = YEAR.findall(question) if expected.kind == "number" else []  # "how many ... in 1998?"
+    now = asks_now(question)
     acts = {stem(act) for act in asked_acts(Chain(question=question, answer="", kind=expected.kind, stating=()))}
     who_act = who_did_act(question) if expected.kind == "person" else ""
     held = _post_beside(question) if expected.kind == "person" else None
@@ -835,6 +847,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 value *= UNTIED  # a sentence tied to nothing the question names is weaker evidence of its answer
             if hedged(scored.line.text):
                 value *= HEARSAY  # "it is said that ...": a rumour is weaker evidence than a plain statement
+            if now and not tells_now(scored.line.text):
+                value *= PAST_LINE  # "who keeps the bees now?": a line of another time names an earlier keeper
             if counted_years and not any(year in scored.line.text or year in scored.line.source["title"]
                                          for year in counted_years):
                 value *= UNDATED  # "how many were mended in 1998?": a count of another time counts something else
@@ -854,20 +868,59 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     for key in votes:
         if bridged.get(key, 0.0) >= HOP_DISCOUNT * best_value[key]:  # the onward hop costs its discount
             votes[key] *= 0.5
+    corrected = _take_corrections(votes, shown, carriers, ranked, relation)
     if not votes:
         return Found(None, expected.kind, _evidence(top[0]), reason=f"no {expected.kind} is named in the sentences "
                      "that speak to the question", score=top[0].score)
     order = sorted(votes, key=lambda k: (-votes[k], len(k)))
     weighed = [(shown[key], round(votes[key], 3)) for key in order]
     best = order[0]
+    if rivals := [shown[key] for key in order[1:] if votes[key] >= votes[best] and not _one_value(key, best)]:
+        return Found(None, expected.kind, _evidence(carriers[best]), reason="the sources read support " + ", ".join(
+            f"'{span}'" for span in [shown[best]] + rivals[:2]) + " equally, and none of them states which the "
+            "question asks for", score=votes[best], candidates=weighed)
     if votes[best] < MIN_ANSWER_SCORE:
         return Found(None, expected.kind, _evidence(top[0]), reason="the sentences read only touch on the question; "
                      "none states an answer with enough support", score=votes[best], candidates=weighed)
     evidence = _evidence(carriers[best])
+    evidence += [line for line in _evidence(corrected[best]) if line not in evidence] if best in corrected else []
     evidence += _page_ties(evidence, names, pool, asked_terms)
     evidence += _name_ties(evidence, names, ranked, shown[best])
     return Found(shown[best], expected.kind, evidence,
                  score=round(votes[best], 3), candidates=weighed)
+
+
+def _take_corrections(votes: dict[str, float], shown: dict[str, str], carriers: dict[str, Scored],
+                      ranked: list[Scored], relation: set[str]) -> dict[str, Scored]:
+    """A value a line read sets aside as a mistake ("it reopened in 1931, not 1930, my slip") falls behind the one
+    candidate that line states in its place; when the mistaken value had more support, the correction takes it, and
+    that line becomes its evidence. Where it is, the line it corrects (returned by the value taken) ties it to what
+    that line was about. A correction that names no other candidate leaves the value for the commitment to withhold."""
+    corrected: dict[str, Scored] = {}
+    for key in list(votes):
+        for scored in ranked:
+            if not sets_aside(scored.line.text, shown[key], relation):
+                continue
+            offered = [other for other in votes if other != key and re.search(
+                rf"(?<!\w){re.escape(shown[other])}(?!\w)", scored.line.text)]
+            if len(offered) == 1 and votes[key] > votes[offered[0]]:
+                votes[offered[0]], carriers[offered[0]] = votes[key], scored
+            if len(offered) == 1 and carriers[offered[0]].line is scored.line:
+                corrected[offered[0]] = carriers[key]
+            if len(offered) == 1:
+                votes[key] = votes[offered[0]] * CORRECTED
+            break
+    return corrected
+
+
+def _one_value(one: str, other: str) -> bool:
+    """Two candidates that may write one value twice: they share a word or a number ("Ada Pell" and "Pell",
+    "v4.2" and "4.2", "9,984" and "9984"), or one is a count in words ("three" beside "3")."""
+    def said(span: str) -> set[str]:
+        return {word for word in words(span) if word not in STOPWORDS} | numbers(re.sub(r"\bv(?=\d)", "", span))
+    if any(re.fullmatch(rf"(?:\w+ )?{COUNT_WORD}", span.strip()) for span in (one, other)):
+        return True
+    return bool(said(one) & said(other))
 
 
 def _post_beside(question: str) -> re.Pattern[str] | None:

@@ -222,6 +222,15 @@ def denies(sentence: str, name: str, relation: set[str]) -> bool:
     return False
 
 
+def sets_aside(sentence: str, value: str, relation: set[str]) -> bool:
+    """The sentence calls the value a mistake, set aside by "not" or flagged right after it ("it reopened in 1931, not
+    1930, my slip", "318 [sic]"), while it speaks of the relation asked: notes correct themselves, and a value
+    a line calls wrong is not the answer another line states. A value set aside in a sentence about something else
+    ("the roof, not the 1930 wing") corrects nothing asked."""
+    return value in sentence and denies(sentence, value, set()) and bool(stems(sentence.replace(value, " ")) &
+                                                                        relation)
+
+
 _NEGATED = re.compile(rf"\b(?:{'|'.join(NEGATIONS)}|\w+n['’]t)\b[^,;:.!?—–()]*", re.IGNORECASE)
 
 

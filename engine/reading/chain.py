@@ -13,9 +13,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, name_spans
+from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, SENTENCE_ADVERB, name_spans
 from satiate.engine.roles import INTERVENING
-from satiate.tools.lexicon import PARTICLES, act_of_relation, converse, paraphrases, phrase_stems
+from satiate.tools.lexicon import PARTICLES, act_of_relation, converse, is_a_noun, paraphrases, phrase_stems
 from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, verb_shaped, words
 
 VERDICT_KINDS = frozenset({"yes_no", "choice"})  # answered by reading two sides (``reading.verdicts``)
@@ -56,16 +56,31 @@ class Chain:
 
 
 def question_names(question: str) -> list[str]:
-    """The names the question gives, one by one ("A and B" are two names, "Tarrow's" is "Tarrow")."""
+    """The names the question gives, one by one ("A and B" are two names, "Tarrow's" is "Tarrow"). The word a
+    question opens on is capitalised as its first word, not as a name, when it frames the question
+    (``framing_opener``)."""
     found = []
+    opening = framing_opener(question)
     for span in name_spans(question):
         for part in re.split(r"\s+(?:and|or)\s+", span):
             tokens = re.sub(r"['’]s$", "", part).split()
             while tokens and tokens[0].lower() in LEADING_NOISE:
                 tokens = tokens[1:]
+            if tokens and opening and question.lstrip().startswith(tokens[0]) and tokens[0].lower() == opening:
+                tokens = tokens[1:]
             if tokens:
                 found.append(" ".join(tokens))
     return list(dict.fromkeys(found))
+
+
+def framing_opener(question: str) -> str:
+    """The question's first word when it frames the question rather than asks it: an adverb or a participle of a
+    verb the lexicon knows, and no noun ("According to ...", "Roughly how many ...", "Excluding Kesh, ..."); else
+    "". A name that opens a question ("Hayden is ...", "Kipling wrote ...") is none."""
+    word = (words(question)[:1] or [""])[0]
+    framing = not is_a_noun(word) and (SENTENCE_ADVERB.fullmatch(word.capitalize()) is not None or word.endswith(
+        ("ly", "ing")) and bool(paraphrases(stem(word))))
+    return word if framing else ""
 
 
 # where a question runs two names together: a preposition (with its article) between them, or a hyphen before the

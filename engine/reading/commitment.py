@@ -33,6 +33,7 @@ from satiate.engine.reading.chain import (
     Chain,
     as_read,
     collection_labels,
+    framing_opener,
     known_verb,
     mentioned,
     names_as_read,
@@ -71,10 +72,11 @@ from satiate.engine.reading.kinds import (
 )
 from satiate.engine.reading.names import ADVERB, abbreviation, name_spans
 from satiate.engine.reading.plain_kinds import KINSHIP, asked_kind, of_the_kind
+from satiate.engine.reading.present import asks_now, tells_now
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
-from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies
-from satiate.tools.lexicon import converse, kind_of, names_a_person
+from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies, sets_aside
+from satiate.tools.lexicon import converse, kind_of, names_a_person, paraphrases
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -258,6 +260,39 @@ def _denied_elsewhere(chain: Chain, relation: set[str]) -> str:
     return ""
 
 
+def _set_aside_elsewhere(chain: Chain, relation: set[str]) -> str:
+    """A sentence of a page read that sets the answer aside as a mistake while it speaks of what the question asks
+    (``sets_aside``): one line's value is not settled once another says it is wrong."""
+    for text in chain.read:
+        if chain.answer in text and relation:
+            for sentence in (piece.text for piece in sentences(text)):
+                if sets_aside(sentence, chain.answer, relation):
+                    return sentence.strip()
+    return ""
+
+
+def _corrected_by(stating: tuple[str, ...], hop: str) -> bool:
+    """A value the hop states (a number, a name) is one the answer's sentence sets aside as a mistake: the answer's
+    sentence corrects the hop."""
+    values = re.findall(r"\d[\d,.]*\d|\d", hop) + name_spans(hop)
+    return any(value in text and denies(text, value, set()) for text in stating for value in values)
+
+
+def _bounded_at(chain: Chain) -> set[str]:
+    """The question's verbs of beginning or ending that a stating sentence tells by the stretch it gives the answer as
+    a bound of: "(unpaid, from 1902)" or "since 1902" says when it began, "until 1931" when it ended. Only for a
+    time: "from Kesh" tells where something came from, not that it began."""
+    if chain.kind != "date":
+        return set()
+    bounds = {"begin": r"from|since", "end": r"until|till"}
+    told = set()
+    for verb, opening in bounds.items():
+        if any(re.search(rf"\b(?:{opening})\s+(?:[\w,]+\s+){{0,2}}?{re.escape(chain.answer)}\b", text, re.IGNORECASE)
+               for text in chain.stating):
+            told |= {stem(verb)} | paraphrases(stem(verb))
+    return told & stems_of(chain.question)
+
+
 def _decade_said(term: str, texts: list[str]) -> bool:
     """A decade the question names ("in the 1870s") is said by any year in it ("the Quellbrook Fair, 1883-1886")."""
     decade = DECADE.fullmatch(term)
@@ -302,6 +337,7 @@ def assess(chain: Chain) -> Commitment:
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
     asked -= LIGHT_VERBS  # "went", "took", "became" tell no relation of their own: their other words do
     asked -= {stem(word) for word in pointing_kind_words(chain.question)}
+    asked -= {stem(opener)} if (opener := framing_opener(chain.question)) else set()  # "Roughly how many ...?"
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
@@ -319,15 +355,18 @@ def assess(chain: Chain) -> Commitment:
     # a verb the question uses with its particle ("what did it turn out to be?") is stated only with it: "turns up"
     # tells another act
     with_particle = particles_asked(chain.question)
+    bounded = _bounded_at(chain)  # "from 1902" tells when it began
     covered = {term for term in asked if (states_with_particle(term, with_particle[term], said) if term in
                                           with_particle else states(term, said)) or term in said_of_answer or
-               _decade_said(term, chain_texts)}
+               _decade_said(term, chain_texts) or term in bounded}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
     # what the answer is asked as weighs like a name, and so does a relative the question names by another
-    # ("Ada Pell's nephew"): a chain that leaves the nephew out tells of Ada Pell
-    weight = {term: NAME_WEIGHT if term in name_stems | kind_stems | _relatives_named(chain.question) else
+    # ("Ada Pell's nephew"): a chain that leaves the nephew out tells of Ada Pell; a year the question names picks
+    # one time among others as a name picks one thing
+    weight = {term: NAME_WEIGHT if term in name_stems | kind_stems | _relatives_named(chain.question) |
+              set(YEAR.findall(chain.question)) else
               VERB_WEIGHT if term in verbs else 1.0 for term in asked}
     share = math.fsum(weight[term] for term in covered) / math.fsum(weight.values()) if asked else 1.0
     relation = asked - name_stems  # what the question asks of its names; a verdict reads its sides on its own
@@ -367,7 +406,7 @@ def assess(chain: Chain) -> Commitment:
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead;
     # a verb asked with its particle is that phrasal act, as above
-    verb_unstated = bool(acts) and not any(
+    verb_unstated = bool(acts) and not all(stem(act) in bounded for act in acts) and not any(
         states_with_particle(stem(act), with_particle[stem(act)], said_in(affirmed(text))) if stem(act) in
         with_particle else states(stem(act), said_in(affirmed(text))) for act in acts
         for text in saying + ([] if known_verb(act) or verb_shaped(act) else list(chain.answer_pages)))
@@ -402,7 +441,10 @@ def assess(chain: Chain) -> Commitment:
     others_thing = _owned_otherwise(chain)
     related = _related_to_another(chain, names)
     label, other_label = _field_unasked(chain, names)
+    # "who keeps the bees now?": only a line that tells the present says who does now
+    not_now = asks_now(chain.question) and bool(chain.stating) and not any(tells_now(text) for text in chain.stating)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
+                     f"the sentence stating '{answer}' does not say it is so now" if not_now else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",
                      f"the cited sentences do not say when {event}" if event else "",
@@ -437,6 +479,8 @@ def assess(chain: Chain) -> Commitment:
         fit, why_not = NOT_A_NAME, f"the cited sentence denies it of '{chain.answer}'"
     elif fit and chain.kind == "person" and (denial := _denied_elsewhere(chain, relation)):
         fit, why_not = NOT_A_NAME, f"a source read denies it of '{chain.answer}': \"{denial}\""
+    elif fit and (correction := _set_aside_elsewhere(chain, relation)):
+        fit, why_not = NOT_A_NAME, f"a source read sets '{chain.answer}' aside: \"{correction}\""
     doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject, "plain": HEDGED if doubted else 1.0}
@@ -482,13 +526,14 @@ def _dated_by_a_hop(chain: Chain, acts: tuple[str, ...]) -> str:
     """The year a hop sentence about the question's own thing gives the very act asked ("The museum opened on 4 May
     1962", reached on the way to a page where another thing "opened in 1840"), when the answer is another: the hop
     answers the question itself, and the page it leads to dates something else. A hop that dates the act of another
-    thing ("founded in 1819, long before Kesh Lane was laid out") only leads on."""
+    thing ("founded in 1819, long before Kesh Lane was laid out") only leads on, and a year the answer's sentence
+    sets aside ("reopened in 1931, not 1930") is the mistake the answer corrects."""
     names = question_names(chain.question)
     if chain.kind != "date" or not acts or not names:
         return ""
     pages = chain.hop_pages or ("",) * len(chain.hops)
     for hop, page in zip(chain.hops, pages):
-        years = YEAR.findall(hop)
+        years = [year for year in YEAR.findall(hop) if not any(denies(text, year, set()) for text in chain.stating)]
         if years and not any(year in chain.answer for year in years) and any(
                 mentioned(name, [f"{page}: {hop}"]) for name in names) and any(
                 states(stem(act), said_in(affirmed(hop))) for act in acts):
@@ -872,6 +917,13 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages
                 and not _someone_elses_page(page, names, chain.read)]
     if not life_field and any(mentioned(name, own_page) for name in names if name not in labels):
+        return True
+    # a line that corrects another ("the mill reopened in 1931, not 1930") speaks of what the line it corrects, or
+    # the record that line is part of, names
+    paged = list(zip(chain.hop_pages or ("",) * len(chain.hops), chain.hops))
+    corrected = {page for page, hop in paged if _corrected_by(chain.stating, hop)}
+    if not life_field and any(mentioned(name, [f"{page}: {hop}"]) for page, hop in paged if page in corrected
+                              for name in names if name not in labels):
         return True
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     # "the Kesh company's Gull": the noun a name qualifies is part of what is named, no relation asked

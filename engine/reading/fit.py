@@ -72,6 +72,7 @@ from satiate.tools.text import (
     STOPWORDS,
     VERSION,
     YEAR,
+    content_terms,
     is_field,
     stem,
     verb_shaped,
@@ -368,6 +369,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"the cited sentence calls something '{given[0]}', not '{answer}'"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
+    if other_count := _act_counted_otherwise(chain):
+        return WRONG_KIND, f"the cited sentence counts what the question asks as '{other_count}', not '{answer}'"
     if dated := _act_dated_otherwise(chain):
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
@@ -729,6 +732,29 @@ def _other_act(chain: Chain) -> str:
     stating = [text for text in chain.stating if not own_act(text)]
     nearest = [verb for text in stating if (verb := nearest_verb(text, chain.answer, is_act)) is not None]
     return nearest[0] if nearest and not any(is_act(verb) for verb in nearest) else ""
+
+
+_CLAUSES = re.compile(r"[;:,]\s+|\s+(?:but|while|whereas)\s+|\s+[–—-]\s+")  # not "and": "two hundred and sixty"
+_COUNT = re.compile(rf"(?<![\w.,])\d[\d,]*(?![\w.,]\d)|\b{COUNT_WORD}(?:-\w+)?\b", re.IGNORECASE)
+
+
+def _act_counted_otherwise(chain: Chain) -> str:
+    """Another count that a clause of the cited sentence gives with the act asked, when the answer's own clause tells
+    no such act: "twelve boys on the register, but only three of them finished their time" counts those who
+    finished as three. Only for a count: the sentence names both, and says which one the act is of."""
+    acts = {stem(word) for word in content_terms(chain.question) if verb_shaped(word) or word in IRREGULAR_PASTS}
+    if chain.kind != "number" or not acts:
+        return ""
+    for text in chain.stating:
+        clauses = _CLAUSES.split(text)
+        told = [clause for clause in clauses if any(states(act, stems_of(clause)) for act in acts)]
+        if not told or any(chain.answer in clause for clause in told):
+            continue
+        others = [count.group(0) for clause in told for count in _COUNT.finditer(clause)
+                  if count.group(0).lower() not in chain.answer.lower().split() and not YEAR.fullmatch(count.group(0))]
+        if others:
+            return others[0]
+    return ""
 
 
 def act_years(text: str, acts: set[str]) -> list[str]:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from satiate.engine.reading.names import DETERMINERS, name_spans
+from satiate.tools.lexicon import names_a_sum
 from satiate.tools.text import ARTICLES, AUXILIARIES, STOPWORDS, WH_WORDS, stem, verb_shaped, words
 
 # Words that end the noun phrase after "what"/"which": a preposition or a relative word starts what the phrase is
@@ -116,13 +117,20 @@ PAID_WHAT = re.compile(r"^what (?:did|does|do|will|would|had|has|have) (?:[\w'â€
                        r"(?:pay|spend|charge|earn|fetch|cost)\b", re.IGNORECASE)
 
 
+# the noun "what" asks by, a word or two after it or after "what was the": a sum when it names one
+SUM_ASKED = re.compile(r"^(?:what|which) (?:(?:was|is|were|are) (?:the|his|her|its|their) )?"
+                       r"(?P<noun>[a-z]+(?: [a-z]+)?)")
+
+
 def asks_for_money(question: str) -> bool:
     """Whether the question asks a sum of money: "how much" of money by name ("how much money", "how many
     pounds") or of an act of paying ("how much did Ada Pell pay for the mill?"), or "what" as what was paid ("what
     did the trust pay for the boat?")."""
     asked = re.search(r"\bhow much\b(.*)", question.lower())
     paid = bool(asked and set(words(asked.group(1))) & MONEY_ACTS) or bool(PAID_WHAT.match(" ".join(words(question))))
-    return counted_noun(question) in MONEY_WORDS | {"money"} or paid
+    named = SUM_ASKED.match(" ".join(words(question)))  # "what weekly rent ...?", "what was the bridge toll ...?"
+    return counted_noun(question) in MONEY_WORDS | {"money"} or paid or named is not None and any(
+        names_a_sum(word) for word in named.group("noun").split())
 
 
 def a_sum(answer: str, stating: Iterable[str]) -> bool:

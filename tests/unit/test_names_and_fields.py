@@ -3,8 +3,8 @@ another by a preposition or a hyphen, a count under a field's label, a post's fi
 
 from __future__ import annotations
 
-from satiate.engine.answer import readable_lines
-from satiate.engine.reading.chain import Chain, names_as_read
+from satiate.engine.answer import expected_answer, readable_lines
+from satiate.engine.reading.chain import Chain, names_as_read, question_names
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import a_person, only_a_reference, type_fit
 from satiate.engine.reading.names import name_spans
@@ -168,3 +168,15 @@ def test_a_nickname_set_inside_a_name_is_a_persons_and_no_name_for_a_thing():
     firm = Chain(question="What was the name of the firm that printed the Orlby accounts?", answer="Pell & Sons",
                  kind="name", stating=("The Orlby accounts were printed by the firm Pell & Sons.",))
     assert type_fit(firm)[0] == 1.0
+
+
+def test_a_word_that_frames_the_question_is_no_name_though_it_opens_it():
+    assert question_names("According to the parish register, which boys did Orlby Mill take on?") == ["Orlby Mill"]
+    assert question_names("Roughly how many looms did Orlby run?") == ["Orlby"]
+    assert question_names("Excluding Kesh, which towns flooded?") == ["Kesh"]
+    assert question_names("Kipling wrote what about Orlby?") == ["Kipling", "Orlby"]  # a name opens it
+    assert expected_answer("Roughly when did the Orlby ferry stop running?").kind == "date"  # it asks when
+    roughly = Chain(question="Roughly how many looms did Orlby Mill run?", answer="about 40", kind="number",
+                    stating=("Orlby Mill ran about 40 looms.",), answer_pages=("Mill",),
+                    read=("Mill. Orlby Mill ran about 40 looms.",))
+    assert assess(roughly).confidence == 1.0  # and the framing word is no constraint the chain must state

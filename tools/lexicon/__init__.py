@@ -167,6 +167,14 @@ def a_calling(noun: str) -> bool:
     return bool(first) and first[0] not in roots and bool(_above(first[0]) & roots)
 
 
+SUM_ROOT = "outlay"  # WordNet's money spent: a rent, a fee, a toll, a fare, a wage, a price are kinds of it
+
+
+def names_a_sum(noun: str) -> bool:
+    """Whether the noun names a sum paid or charged ("rent", "toll", "fees", "salary"): a kind of ``SUM_ROOT``."""
+    return kind_of(noun, SUM_ROOT)
+
+
 PARTICLES = frozenset("out up down off over away back".split())  # a verb's particle: "move out", "drew it out"
 PARTICLE_REACH = 3  # words between a verb and its particle ("handed the Kesh ferry over")
 
