@@ -56,6 +56,7 @@ from satiate.engine.reading.kinds import (
     kind_share,
 )
 from satiate.engine.reading.leads import VERSION_NOTE, member_lead, special_method_lead, task_lead, unasked_third_party
+from satiate.engine.reading.makes import made_noun, make_fillers
 from satiate.engine.reading.names import abbreviation, name_spans
 from satiate.engine.reading.plain_kinds import CALLING, KINSHIP, asked_kind, plain_fillers
 from satiate.engine.reading.present import asks_now, tells_now
@@ -106,6 +107,7 @@ from satiate.tools.text import (
     verb_shaped,
     words,
 )
+from satiate.tools.text_safety import instruction_like
 
 AnswerKind = Literal["person", "date", "number", "place", "yes_no", "choice", "name", "description"]
 # which option a comparison wants; for a date, whether a year is asked for
@@ -316,9 +318,16 @@ def readable_lines(sources: list[SourceRecord]) -> list[Line]:
         for position, sentence in enumerate(sentences(source["text"][:SCAN_CHARS])):
             if position == 0 and _heading_line(sentence.text, source["title"], source["text"]):
                 continue  # the page's title as its first line names the page; it states nothing
-            if claimable(sentence.text) and prose(sentence.text):
+            if claimable(sentence.text) and prose(sentence.text) or _one_word_field(sentence.text):
                 pool.append(Line(source, sentence.text, frozenset(stems(sentence.text)), position))
     return pool
+
+
+def _one_word_field(sentence: str) -> bool:
+    """A record's field with a one-word value ("Make: Dorset", "Builder: Quill"), when its label is a common noun:
+    an entry of the record, not a fragment of a list of places ("Kesh: Orren")."""
+    field = re.fullmatch(r"([A-Z][a-z]+):\s+([A-Z][\w'’-]+)\.?", sentence.strip())
+    return field is not None and is_a_noun(field.group(1).lower()) and instruction_like(sentence) is None
 
 
 def _heading_line(sentence: str, title: str, text: str) -> bool:
@@ -768,7 +777,9 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     held = _post_beside(question) if expected.kind == "person" else None
     slot = asked_slot(question) if expected.kind == "name" else None  # "what did they turn it into?"
     plain_kind = asked_kind(question) if expected.kind == "name" else ""  # "what colour ...?": "navy", no name
-    names_no_answer = plain_kind in (CALLING, KINSHIP)  # no name is a calling or a kinship
+    made = made_noun(question) if expected.kind == "name" else ""  # "what make of van ...?": "Dorset" of "a Dorset van"
+    names_no_answer = plain_kind in (CALLING, KINSHIP) or bool(made)  # no name is a calling or a kinship, nor is a
+    # name a make unless it stands before the thing's noun
     qualifiers = question_terms - {stem(counted)}
     relation = set(question_terms) - {term for name in names for term in stems(name)}
     source_count = len({s["key"] for s in sources})
@@ -791,6 +802,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
         years = act_years(scored.line.text, acts) if expected.kind == "date" else []  # the asked act's own years
         filling = slot_fillers(scored.line.text, slot) if slot else []  # plain nouns where the question's "what" is
         filling += plain_fillers(scored.line.text, plain_kind, question) if plain_kind else []  # "navy": of the kind
+        filling += make_fillers(scored.line.text, made) if made else []
         spans = [] if names_no_answer else candidate_spans(scored.line.text, expected, common, qualifiers, counted)
         for span in spans + filling + \
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):

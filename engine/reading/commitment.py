@@ -70,6 +70,7 @@ from satiate.engine.reading.kinds import (
     owned_phrase,
     pointing_kind_words,
 )
+from satiate.engine.reading.makes import MAKE_WORDS, made_noun
 from satiate.engine.reading.names import ADVERB, abbreviation, name_spans
 from satiate.engine.reading.plain_kinds import KINSHIP, asked_kind, of_the_kind
 from satiate.engine.reading.present import asks_now, tells_now
@@ -181,6 +182,27 @@ def _named_nouns(chain: Chain) -> list[str]:
     return found
 
 
+def _placed_at(question: str, name: str) -> re.Match[str] | None:
+    """The thing the question puts at a named place, its noun as group 1 ("the boatyard at Kesh"; the noun may have
+    words before it: "the old stone chapel in Kesh")."""
+    return re.search(rf"\bthe\s+(?:[\w-]+\s+){{0,2}}?([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b", question)
+
+
+def _things_placed_unread(chain: Chain, read: list[str]) -> list[str]:
+    """A thing the question puts at a named place ("the lighthouse at Kesh") that no source read speaks of by its
+    noun, nor by a paraphrase of it: what was read is about the place, not about that thing, as a town no note
+    mentions is not read about."""
+    placed = [match for name in name_spans(chain.question) if (match := _placed_at(chain.question, name))]
+    return [match.group(0).removeprefix("the ") for match in placed if match.group(1) not in STOPWORDS and not any(
+        _speaks_of(match.group(1), stems_of(text)) for text in read)]
+
+
+def _speaks_of(noun: str, said: set[str]) -> bool:
+    """The stems say the noun itself (each part of a hyphenated one) or a paraphrase of it: not a part of a compound
+    ("house" is no lighthouse)."""
+    return stems_of(noun) <= said or bool(paraphrases(stem(noun)) & said)
+
+
 def _placed_elsewhere(chain: Chain) -> str:
     """The place a question puts its thing at ("the boatyard at Kesh"), when neither the sentence stating the answer
     nor its page (its title, or a sentence of it cited) names that place: the sentence tells of such a thing
@@ -190,9 +212,7 @@ def _placed_elsewhere(chain: Chain) -> str:
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page in chain.answer_pages]
     texts = list(chain.stating) + list(chain.answer_pages) + own_page
     for name in name_spans(chain.question):
-        # the noun may have words before it ("the old stone chapel in Kesh")
-        placed = re.search(rf"\bthe\s+(?:[\w-]+\s+){{0,2}}?([a-z][a-z-]+)\s+(?:at|in)\s+{re.escape(name)}\b",
-                           chain.question)
+        placed = _placed_at(chain.question, name)
         if not placed:
             continue
         # a field on the thing's own page ("Opened: 1852" on "Tabor chapel, Orren") speaks of what the title names
@@ -311,6 +331,7 @@ def assess(chain: Chain) -> Commitment:
     chain_texts = list(chain.stating) + list(chain.hops) + list(chain.answer_pages) + list(chain.hop_pages)
     unread = [name for name in names if not mentioned(name, read)]
     unread += [thing for thing in _named_nouns(chain) if not mentioned(thing, read, together=False)]
+    unread += _things_placed_unread(chain, read)  # the pages read, with their titles
     numbers = DOTTED_NUMBER.findall(chain.question)  # "Kesh 3.0": which release is asked is part of its name
     unread += [number for number in numbers if not any(_says_number(text, number) for text in read)]
     asked_noun = asked_phrase(chain.question)[-1:] if chain.kind not in VERDICT_KINDS else []
@@ -338,6 +359,7 @@ def assess(chain: Chain) -> Commitment:
     asked -= LIGHT_VERBS  # "went", "took", "became" tell no relation of their own: their other words do
     asked -= {stem(word) for word in pointing_kind_words(chain.question)}
     asked -= {stem(opener)} if (opener := framing_opener(chain.question)) else set()  # "Roughly how many ...?"
+    asked -= {stem(word) for word in MAKE_WORDS} if made_noun(chain.question) else set()  # the make: its name says it
     said = set().union(*(said_in(text) for text in chain_texts)) if chain_texts else set()
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.

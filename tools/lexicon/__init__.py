@@ -138,15 +138,16 @@ def a_plural(word: str) -> bool:
     return forms[0] not in senses and any(form in senses for form in forms[1:])
 
 
-def kind_of(noun: str, kind: str) -> bool:
-    """Whether one of the noun's first senses is, through WordNet's hypernyms, a kind of any sense of ``kind``:
-    "navy" of "colour", "leeks" of "vegetable", "niece" of "relative"."""
+def kind_of(noun: str, kind: str, senses: int = KIND_SENSES) -> bool:
+    """Whether one of the noun's first ``senses`` is, through WordNet's hypernyms, a kind of any sense of ``kind``:
+    "navy" of "colour", "leeks" of "vegetable", "niece" of "relative". A caller whose question already fixes the
+    sense may read them all ("van" is a vehicle by its third)."""
     kinds = set(_senses(kind))
-    return not kinds & set(_senses(noun)[:1]) and _under(noun, kinds)  # "colour" itself tells no colour
+    return not kinds & set(_senses(noun)[:1]) and _under(noun, kinds, senses)  # "colour" itself tells no colour
 
 
-def _under(noun: str, kinds: set[int]) -> bool:
-    return bool(kinds) and any(_above(sense) & kinds for sense in _senses(noun)[:KIND_SENSES])
+def _under(noun: str, kinds: set[int], senses: int = KIND_SENSES) -> bool:
+    return bool(kinds) and any(_above(sense) & kinds for sense in _senses(noun)[:senses])
 
 
 def told_by_a_plain_noun(kind: str) -> bool:
