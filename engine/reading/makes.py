@@ -46,7 +46,7 @@ def made_noun(question: str) -> str:
 def make_fillers(text: str, noun: str) -> list[str]:
     """The names the text sets right before the noun, or before a noun for a kind of it ("Dorset" of "a Dorset
     lorry" for a vehicle's make), and the value of a field labelled by a make word ("Make: Dorset"). A lone word
-    that opens a line as its verb ("Taught piano at home.") is none."""
+    that opens a line as its verb ("Played piano at chapel.") is none."""
     found = [match.group(1) for match in _MAKE_FIELD.finditer(text)]
     for span in name_spans(text):
         if len(span.split()) == 1 and (span.lower() in STOPWORDS or verb_shaped(span.lower())):

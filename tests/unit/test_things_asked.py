@@ -16,7 +16,7 @@ def _sources(*pages: tuple[str, str]) -> list[dict]:
 
 def test_the_noun_whose_make_is_asked():
     assert made_noun("What make of delivery van did the Orlby bakery run?") == "van"
-    assert made_noun("What make of piano was Nell?") == "piano"
+    assert made_noun("Which make of organ stood in the Orlby chapel?") == "organ"
     assert made_noun("What make was the pump Ivo Marr fitted?") == "pump"
     assert made_noun("What kind of pump was it?") == ""
 
@@ -25,13 +25,13 @@ def test_a_make_is_the_name_before_the_things_noun_or_a_kind_of_it_or_a_make_fie
     assert make_fillers("A Dorset lorry took over the rounds in 1931.", "vehicle") == ["Dorset"]
     assert make_fillers("Make: Kesh & Sons", "piano") == ["Kesh & Sons"]
     assert make_fillers("Nell the van stood in Mill Row.", "vehicle") == []  # its own name, its street
-    assert make_fillers("Taught piano at home.", "piano") == []  # a line's opening verb
+    assert make_fillers("Played piano at chapel.", "piano") == []  # a line's opening verb
 
 
 def test_a_make_question_is_answered_by_the_record_not_by_the_things_name():
-    record = "Name: Nell\nMake: Dorset\nType: light van, 8 cwt\nFirst registered: 1931"
-    found = find_answer("What make of vehicle was Nell?", _sources(("Vehicle record", record),
-                                                                   ("Letters", "Nell the van stood in Mill Row.")))
+    record = "Name: Nell\nMake: Dorset\nType: box van\nBought: 1931"
+    found = find_answer("Which make of vehicle did the Orlby bakery buy in 1931?", _sources(
+        ("Orlby bakery: vehicle record", record), ("Letters", "Nell the van stood in Mill Row.")))
     assert found.short_answer == "Dorset"
 
 
@@ -42,16 +42,16 @@ def test_a_records_one_word_field_is_read_and_a_list_of_places_is_not():
 
 def test_a_thing_put_at_a_place_that_nothing_read_speaks_of_is_not_read_about():
     question = "In what year was the lighthouse at Orlby first lit?"
-    said = "Tramway to Orlby: opened 1864, horse-worked at first."
-    tramway = Chain(question=question, answer="1864", kind="date", stating=(said,), answer_pages=("Tramway",),
-                    read=(f"Tramway. {said}", "Harbour. The house at Orlby quay was built in 1850."))
+    said = "Quay railway to Orlby: opened 1869, worked by ponies."
+    tramway = Chain(question=question, answer="1869", kind="date", stating=(said,), answer_pages=("Railway",),
+                    read=(f"Railway. {said}", "Harbour. The house at Orlby quay was built in 1850."))
     judged = assess(tramway)
     assert judged.confidence == 0.0 and any("lighthouse at Orlby" in gap for gap in judged.missing)
     lit = "The lighthouse at Orlby was first lit in 1871."
     light = Chain(question=question, answer="1871", kind="date", stating=(lit,), answer_pages=("Light",),
                   read=(f"Light. {lit}",))
     assert assess(light).confidence == 1.0
-    hyphened = "Its milk co-operative was founded in 1946."
-    coop = Chain(question="When was the milk co-operative in Orlby founded?", answer="1946", kind="date",
+    hyphened = "Its dairy co-operative was set up in 1951."
+    coop = Chain(question="When was the dairy co-operative in Orlby set up?", answer="1951", kind="date",
                  stating=(hyphened,), answer_pages=("Orlby",), read=(f"Orlby. {hyphened}",))
     assert not any("co-operative in Orlby" in gap for gap in assess(coop).missing)  # spoken of, in two parts
