@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from satiate.engine.reading.names import DETERMINERS, LEADING_NOISE, SENTENCE_ADVERB, name_spans
-from satiate.engine.roles import INTERVENING
+from satiate.engine.roles import INTERVENING, IRREGULAR_PASTS
 from satiate.tools.lexicon import PARTICLES, act_of_relation, converse, is_a_noun, paraphrases, phrase_stems
 from satiate.tools.text import DO_FORMS, STOPWORDS, content_terms, stem, verb_shaped, words
 
@@ -101,6 +101,11 @@ def as_read(name: str, texts: list[str]) -> list[str]:
     if parts != [name] and parts and not mentioned(name, texts) and all(mentioned(part, texts) for part in parts):
         return parts
     return [name]
+
+
+def past_verbs_asked(question: str) -> set[str]:
+    """The stems of the past forms the question asks through, regular or irregular ("founded", "left", "sold")."""
+    return {stem(word) for word in content_terms(question) if verb_shaped(word) or word in IRREGULAR_PASTS}
 
 
 def stems_of(text: str) -> set[str]:

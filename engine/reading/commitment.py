@@ -38,6 +38,7 @@ from satiate.engine.reading.chain import (
     mentioned,
     names_as_read,
     particles_asked,
+    past_verbs_asked,
     question_names,
     said_in,
     states,
@@ -264,7 +265,7 @@ def _denied_elsewhere(chain: Chain, relation: set[str]) -> str:
     """A sentence of a page read that denies the person the act asked on the thing asked ("Oda never wrote the
     tide tables: they were Ivo's work"), naming them in full or by one of their names: one source's credit does not
     settle what another denies. Denying another act, or the act on another thing, denies nothing asked."""
-    acts = {stem(word) for word in content_terms(chain.question) if verb_shaped(word) or word in IRREGULAR_PASTS}
+    acts = past_verbs_asked(chain.question)
     things = relation - acts
     if not acts & relation or not things:
         return ""

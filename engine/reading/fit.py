@@ -20,6 +20,7 @@ from satiate.engine.reading.chain import (
     Chain,
     asked_verb,
     is_collection_label,
+    past_verbs_asked,
     question_names,
     said_in,
     states,
@@ -72,7 +73,6 @@ from satiate.tools.text import (
     STOPWORDS,
     VERSION,
     YEAR,
-    content_terms,
     is_field,
     stem,
     verb_shaped,
@@ -742,7 +742,7 @@ def _act_counted_otherwise(chain: Chain) -> str:
     """Another count that a clause of the cited sentence gives with the act asked, when the answer's own clause tells
     no such act: "twelve boys on the register, but only three of them finished their time" counts those who
     finished as three. Only for a count: the sentence names both, and says which one the act is of."""
-    acts = {stem(word) for word in content_terms(chain.question) if verb_shaped(word) or word in IRREGULAR_PASTS}
+    acts = past_verbs_asked(chain.question)
     if chain.kind != "number" or not acts:
         return ""
     for text in chain.stating:
