@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from satiate.engine.reading.brief import EXPLAINING
-from satiate.engine.reading.chain import Chain, framing_opener, mentioned, question_names
+from satiate.engine.reading.chain import Chain, framing_opener, mentioned, particles_asked, question_names
 from satiate.engine.reading.comparison import COMPARISON, COMPARISON_WORDS, first_side_sources
 from satiate.engine.reading.definitions import definition_lead
 from satiate.engine.reading.fit import (
@@ -144,12 +144,14 @@ _QUANTITY = re.compile(
     r"(?:(?:about|around|approximately|nearly|over|almost|some|(?:more|less|fewer) than|up to|at least)\s+)?"
     rf"(?:(?<![\w-])[-−](?=\d))?(?:(?<![\w/])(?<![A-Za-z]-)(?!0\d)(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]\. )"
     rf"(?<!\b[Nn]o\.)(?<!\b[Nn]o\. )(?<!\bpp\.)(?<!\bpp\. )[$£€]?\d[\d,.]*(?!\d|st\b|nd\b|rd\b|th\b)|{_COUNT_IN_WORDS})"
-    r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|\s+[a-z]+)?"
+    r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|(?:\s+|-)[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
-# Units a number is measured in; a counted noun ("40 million copies", "8,410 inhabitants") is not part of the answer.
-MEASURES = frozenset("metres meters feet foot miles kilometres kilometers km m ft inches tonnes tons kg pounds "
-                     "years days hours minutes seconds percent knots mph degrees °C °F".split())
+# Units a number is measured in ("17 metres", "a 64-inch cylinder"); a counted noun ("40 million copies", "8,410
+# inhabitants") is not part of the answer.
+MEASURES = frozenset("metres meters metre meter feet foot miles mile kilometres kilometers km m ft inches inch yards "
+                     "yard fathoms fathom acres acre tonnes tons kg pounds years days hours minutes seconds percent "
+                     "knots mph degrees °C °F".split())
 # a date a note writes short ("Thu 3 Nov 22", "Oct 3"): its numbers are a day and a year, and count nothing
 _SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
 _SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{_SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
@@ -393,6 +395,12 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
         return name_spans(referent(line.text, line.source["title"], line.source["text"]), common)[:1]
     if a_field and person_page:
         return name_spans(title, common)[:1]
+    # "## Ada Pell" over "Drowned 1841 when the ferry capsized." or "Keeper of the Kesh light from 1852.": a line
+    # that opens on a past form, or has neither subject nor verb, tells what the name heading its section did,
+    # underwent or was
+    if (line.text[:1].isupper() and verb_shaped(opener) or _describing_fragment(line.text, common)) and \
+            not is_field(line.text) and (section := section_subject(line.source["text"], line.source["title"], common)):
+        return [section]
     return []
 
 
@@ -431,6 +439,10 @@ class Relevance:
         self.idf = idf
         self.paraphrased = {term: others for term in self.question_terms
                             if (others := paraphrases(term) | {other[0] for other in [converse(term)] if other})}
+        for verb, particle in particles_asked(question).items():  # "set up" is said by "founded" as well, and "shut
+            phrasal = paraphrases(f"{verb} {particle}")  # down" by "closed" ("close down" without its particle)
+            self.paraphrased[verb] = self.paraphrased.get(verb, frozenset()) | phrasal | {f"{verb} {particle}"} | {
+                other.split()[0] for other in phrasal}
         self.phrasal = any(" " in other for others in self.paraphrased.values() for other in others)
         self.in_other_words: dict[int, frozenset[str]] = {}  # per sentence: the question terms it says in other words
 
@@ -527,7 +539,7 @@ def score_lines(question: str, pool: list[Line], common: frozenset[str] = frozen
 def quantity(match: re.Match[str], qualifiers: frozenset[str], counted: str = "") -> str | None:
     """The number as an answer; None when it counts something other than what the question counts ("4 police
     officers" for "how many inhabitants")."""
-    unit = (match.group("unit") or "").strip()
+    unit = (match.group("unit") or "").strip(" -")
     if counted and unit in MEASURES and stem(unit) != stem(counted) and counted not in MEASURES:
         return None  # "two days" measures a time, and "how many people" counts people
     if unit and unit not in MEASURES and stem(unit) not in qualifiers:

@@ -30,6 +30,7 @@ LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come be
 VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against as".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
+SUBJECT_SHARE = 0.7  # a common noun of the question this share of the sources read uses is what they are all about
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
 COMPOUND_HEAD, COMPOUND_TAIL = 3, 4  # the shortest first and last parts of a compound read as its last word's act
 CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
@@ -278,3 +279,13 @@ def collection_labels(chain: Chain, names: list[str]) -> frozenset[str]:
         return frozenset()
     return frozenset(name for name in names if sum(mentioned(name, [text]) for text in carriers) >= LABEL_SHARE * len(
         carriers))
+
+
+def collection_subject(chain: Chain, terms: set[str]) -> set[str]:
+    """The stems among ``terms`` that most sources read use: what a folder of notes is all about ("the almshouse",
+    "the club"), which a note on one part of it seldom repeats ("Recast: 1902" on the bell's page). They place the
+    question in the collection; they are no relation a cited sentence must state."""
+    if len(chain.read) < LABEL_MIN_SOURCES:
+        return set()
+    read = [stems_of(text) for text in chain.read]
+    return {term for term in terms if sum(term in text for text in read) >= SUBJECT_SHARE * len(read)}

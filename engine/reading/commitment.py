@@ -33,6 +33,7 @@ from satiate.engine.reading.chain import (
     Chain,
     as_read,
     collection_labels,
+    collection_subject,
     framing_opener,
     known_verb,
     mentioned,
@@ -78,7 +79,7 @@ from satiate.engine.reading.present import asks_now, tells_now
 from satiate.engine.reading.referents import lead_in
 from satiate.engine.reading.verdicts import POSSESSIVES
 from satiate.engine.roles import IRREGULAR_PASTS, NEGATIONS, affirmed, denies, sets_aside
-from satiate.tools.lexicon import converse, kind_of, names_a_person, paraphrases
+from satiate.tools.lexicon import converse, kind_of, names_a_made_thing, names_a_person, paraphrases
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -141,6 +142,8 @@ MISSING_NAME = 0.0  # a name the question gives that no source read mentions: no
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
+MADE_REACH = 3  # words after a light verb read for the thing it makes ("made the iron waterwheel")
+BOUNDING = re.compile(r"\b(?:before|after|prior to|pre-)\s*$", re.IGNORECASE)  # a year that bounds another time
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 VERB_WEIGHT = 1.5  # how much more a past form the question asks through ("designed", "closed") counts towards coverage
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
@@ -176,7 +179,8 @@ def _named_nouns(chain: Chain) -> list[str]:
             # a word followed by an article or "to" is a verb taking its object ("the Tarrow memorial honours the
             # fallen"), since a noun the name qualifies ends its phrase
             before = words(chain.question[:match.start()])
-            awaits_verb = DO_FORMS & set(before) or before[-1:] in (["that"], ["which"], ["whom"])
+            awaits_verb = DO_FORMS & set(before) or before[-1:] in (["that"], ["which"], ["whom"]) or \
+                words(chain.question[match.end():])[:1] in ([particle] for particle in PARTICLES)  # "set up"
             if match.group(1) not in STOPWORDS and not verb_shaped(match.group(1)) and not awaits_verb and not \
                     ADVERB.fullmatch(match.group(1)):
                 found.append(f"{name} {match.group(1)}")
@@ -344,8 +348,8 @@ def assess(chain: Chain) -> Commitment:
     kind_told = plain_kind if plain_kind and of_the_kind(chain.answer, plain_kind) else ""
     unread += [noun for noun in asked_noun if not form and noun != kind_told and not (
                chain.kind == "place" and noun in PLACE_NOUNS)
-               and not named_as_a_firm(noun, chain.answer) and not any(states(stem(noun), stems_of(text))
-                                                                        for text in read)]
+               and not named_as_a_firm(noun, chain.answer) and not any(
+                   all(states(part, stems_of(text)) for part in stems_of(noun)) for text in read)]  # "post-boy": each
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
     owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
     unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
@@ -365,6 +369,9 @@ def assess(chain: Chain) -> Commitment:
     # The noun the question names its answer by ("which firm") is said of the answer when the sources call the answer
     # by it ("Pell & Reed Ltd is a firm of shipbuilders"), though the sentence stating the answer seldom repeats it.
     kind_stems = {stem(noun) for noun in asked_noun}
+    # what the whole collection is about places the question among its notes: no sentence need repeat it
+    context = collection_subject(chain, {stem(word) for word in content_terms(chain.question) if not verb_shaped(word)}
+                                 - set().union(*(stems_of(name) for name in names)) - kind_stems)
     called = {stem(noun) for noun in classified_as(chain.answer, tuple(chain.stating) + tuple(chain.read))}
     said_of_answer = kind_stems & (called | {stem(noun) for noun in asked_noun if named_as_a_firm(noun, chain.answer)})
     if form:  # the form the answer takes is no relation the chain must state
@@ -381,7 +388,7 @@ def assess(chain: Chain) -> Commitment:
     bounded = _bounded_at(chain)  # "from 1902" tells when it began
     covered = {term for term in asked if (states_with_particle(term, with_particle[term], said) if term in
                                           with_particle else states(term, said)) or term in said_of_answer or
-               _decade_said(term, chain_texts) or term in bounded}
+               _decade_said(term, chain_texts) or term in bounded or term in context}
     # The question's names weigh more than its other words, which the sources may well paraphrase.
     name_stems = set().union(*(stems_of(name) for name in names)) if names else set()
     verbs = {stem(word) for word in content_terms(chain.question) if verb_shaped(word)}
@@ -445,7 +452,10 @@ def assess(chain: Chain) -> Commitment:
     acted, after = worded_act(chain.question, traded)
     particle = [after] if after and traded in LIGHT_VERBS else []
     told = " ".join([traded, *particle])
-    act_untold = bool(traded) and (bool(particle) or traded not in LIGHT_VERBS and not noun) and not any(
+    # "who made the waterwheel?": a light verb whose object is a thing made asks the making
+    makes = traded in LIGHT_VERBS and any(names_a_made_thing(word) for word in
+                                          words(chain.question.split(acted, 1)[-1])[:MADE_REACH])
+    act_untold = bool(traded) and (bool(particle) or makes or traded not in LIGHT_VERBS and not noun) and not any(
         states(told, said_in(affirmed(text))) for text in chain_texts) and not any(
         by_answer.search(text) for text in saying)
     if traded and converse(traded) and not any(states(traded, said_in(text)) for text in saying):
@@ -464,6 +474,7 @@ def assess(chain: Chain) -> Commitment:
     others_thing = _owned_otherwise(chain)
     related = _related_to_another(chain, names)
     label, other_label = _field_unasked(chain, names)
+    fixed, held, given = _row_of_another(chain, names)
     # "who keeps the bees now?": only a line that tells the present says who does now
     not_now = asks_now(chain.question) and bool(chain.stating) and not any(tells_now(text) for text in chain.stating)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
@@ -489,7 +500,9 @@ def assess(chain: Chain) -> Commitment:
                      f"the sentence stating '{answer}' relates it to {related}, not to {' or '.join(names)}" if related
                      else "",
                      f"the row gives '{answer}' as its '{label}', beside its '{other_label}', and the question "
-                     f"does not ask the '{label}'" if label else ""]
+                     f"does not ask the '{label}'" if label else "",
+                     f"the row of '{answer}' gives its '{fixed}' as '{held}', and the question gives '{given}'" if
+                     fixed else ""]
     relation_gaps = [gap for gap in relation_gaps if gap]
     if relation_gaps:
         share = min(share, NO_RELATION_SHARE)
@@ -641,6 +654,25 @@ def _field_unasked(chain: Chain, names: list[str]) -> tuple[str, str]:
     return "", ""
 
 
+def _row_of_another(chain: Chain, names: list[str]) -> tuple[str, str, str]:
+    """A field of the answer's row that the question fixes by its label and fills with a name of its own, when the
+    row holds another name there ("Year: 1934; Men's pairs: Ivo Marr; Ladies' pairs: Ada Pell" for "who won the men's
+    pairs the year Nell Vane won the ladies' pairs?"): the row is another year's. The label, its value, and the name
+    the question gives."""
+    asked = stems_of(chain.question)
+    for text in chain.stating:
+        fields = [(match.group("label").strip(), match.group("value").strip()) for match in ROW_FIELD.finditer(text)]
+        missing = [name for name in names if not mentioned(name, [text])]
+        if len(fields) < 2 or not missing:
+            continue
+        for label, value in fields:
+            spans = name_spans(value)
+            if chain.answer not in value and stems_of(label) and stems_of(label) <= asked and spans and not any(
+                    mentioned(name, [value]) for name in names):
+                return label, spans[0], missing[0]
+    return "", "", ""
+
+
 def _version_unsaid(chain: Chain, saying: list[str]) -> str:
     """A word the question sets before a name to say which version of it is meant ("the rebuilt East Wing",
     "Kesh's original hall", "the third Gull"), when no sentence stating the answer, nor its page's title, says it: a
@@ -757,8 +789,10 @@ def _year_unstated(chain: Chain) -> str:
 
 
 def _gives_year(text: str, year: int) -> bool:
-    """The text gives the year, or a stretch of years or a decade that holds it."""
-    if str(year) in text or any(int(decade) == year // 10 for decade in DECADE.findall(text)):
+    """The text gives the year, or a stretch of years or a decade that holds it; a year it bounds another time by
+    ("before 1859", "after 1859") is not the time it tells of."""
+    if any(not BOUNDING.search(text, 0, at.start()) for at in re.finditer(rf"(?<!\d){year}(?!\d)", text)) or any(
+            int(decade) == year // 10 for decade in DECADE.findall(text)):
         return True
     for between, start, end in YEAR_SPAN.findall(text):
         first = int(between or start)

@@ -34,6 +34,8 @@ from satiate.engine.reading.kinds import (
     MONEY_WORDS,
     PLACE_NOUNS,
     SETTLEMENT_NOUNS,
+    STREET_NOUNS,
+    TOWN_NOUNS,
     a_sum,
     asked_form,
     asked_phrase,
@@ -64,7 +66,7 @@ from satiate.engine.roles import (
     same_name,
 )
 from satiate.tools.countries import countries_named
-from satiate.tools.lexicon import converse, names_a_person
+from satiate.tools.lexicon import converse, names_a_body, names_a_person, names_a_time
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -95,9 +97,13 @@ JOINED_CLAUSES = re.compile(r";\s+|,\s+and\s+|\s+and\s+(?=[A-Z])")
 CATENATIVES = frozenset("managed tried helped failed began started continued decided agreed refused offered attempted "
                         "volunteered arranged chose promised".split())
 # "who founded ...?": the one who acted is asked for
-ASKS_WHO_DID = re.compile(rf"^who (?P<handed>(?:{'|'.join(sorted(CATENATIVES))}) to )?(?P<act>\w+)\b")
+# "who was running the mill?" asks the act as "who ran the mill?" does
+ASKS_WHO_DID = re.compile(r"^who (?P<progressive>(?:was|were|is|are) (?=\w+ing\b))?"
+                          rf"(?P<handed>(?:{'|'.join(sorted(CATENATIVES))}) to )?(?P<act>\w+)\b")
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
-ASKS_THROUGH_PASSIVE = re.compile(r"^(?:what|who|whom|which \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
+# ("in which year was the hall damaged by fire?" too: a preposition may open it, and a noun follow its question word)
+ASKS_THROUGH_PASSIVE = re.compile(r"^(?:(?:in|on|at|by|during|from|for|since|until) )?(?:what|who|whom|which \w+|"
+                                  r"what \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
 OWNED_REACH = 2  # words between an owner's "'s" and the noun owned ("Ada Pell's new stone track")
 RELATION_REACH = 5  # words between a relation word and the name it is said of ("directed by the engineer Y")
@@ -129,11 +135,17 @@ LIFE_DATES = r"\s*\((?:(?:born\s+|b\.\s*)\d{3,4}|\d{3,4}\s*[–-])|,?\s+was\s+bo
 _LIFE_SPAN = re.compile(r"\((?:born\s+|b\.\s*|c\.\s*)?(\d{3,4})\s*[–-]\s*(?:c\.\s*)?(\d{3,4})\)")
 LIFE_WORDS = frozenset(stem(word) for word in "born birth died death die lived life age old".split())
 PERSONAL_SUBJECT = re.compile(r"(?:^|[.!?]\s+)(?:She|He)\s")  # a sentence opening on "she" or "he"
-PLACE_PREPOSITIONS = frozenset("in at near from into across slopes outside inside above below beneath beside beyond "
-                               "behind opposite up down along towards toward".split())
+PLACE_PREPOSITIONS = frozenset("in at on near from into across slopes outside inside above below beneath beside "
+                               "beyond behind opposite up down along towards toward".split())
 HOW_MUCH = re.compile(r"^\W*how much\b", re.IGNORECASE)
 INITIAL_SKIPS = frozenset("of the and for in on at".split())  # small words an abbreviation gives no letter
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
+PERSONAL_TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)"  # titles only people bear ("Lady" and "Sir" also name ships)
+# "what was the first name of ...?": a part of a name, which an initial does not spell
+FIRST_NAME_ASKED = re.compile(r"\b(?:first|christian|given|fore)[ -]?names?\b", re.IGNORECASE)
+# a dimension of space, which no stretch of time measures ("how wide ...?" is not answered by "two years")
+SPACE_ASKED = re.compile(r"\bhow (?:deep|tall|high|far|wide|broad|thick)\b|\b(?:what|which) (?:[a-z]+ )?(?:height|"
+                         r"depth|width|breadth|distance|elevation|altitude|diameter|bore)\b", re.IGNORECASE)
 HONORIFICS = frozenset("reverend rev hon honourable honorable venerable".split())  # titles written after "the"
 # a life's event, as notes write it: "Born:", "died", "bur.", "b."
 LIFE_EVENT = re.compile(r"\b(?i:born|died|buried|baptised|baptized|christened|married|b\.|d\.|bur\.|bapt\.|m\.):?")
@@ -225,6 +237,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if form == "measure" and not CURRENCY.match(answer) and (len(tokens) < 2 or tokens[-1][:1].isdigit()):
         # a measure has its unit ("12 ft", "six feet", "-5°C"); a sum of money its currency ("£85,000")
         return WRONG_KIND, f"'{answer}' has no unit, and the question asks for a measure"
+    if form == "measure" and SPACE_ASKED.search(chain.question) and names_a_time(tokens[-1]):
+        return WRONG_KIND, f"'{answer}' is a stretch of time, and the question asks a measure of space"
     if form == "period" and len(re.findall(r"\d+", answer)) < 2:
         return WRONG_KIND, f"'{answer}' is one point in time, and the question asks for a stretch of time"
     counted = counted_noun(chain.question)
@@ -325,6 +339,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' is named as a place ('{noun}'), and the question asks who"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
+        if chain.kind == "person" and len(tokens) >= 3 and names_a_body(tokens[-1]):
+            return WRONG_KIND, f"'{answer}' names a body ('{tokens[-1]}'), and the question asks who"
+        if chain.kind in ("person", "name") and FIRST_NAME_ASKED.search(chain.question) and not _spells_a_first_name(
+                answer):
+            return WRONG_KIND, f"'{answer}' gives no first name in full, and the question asks for one"
+        if chain.kind == "place" and (building := _not_a_town(chain)):
+            return WRONG_KIND, f"'{answer}' is {building}, and the question asks for a settlement"
         if chain.kind == "person" and (other := _on_the_other_side(chain)):
             return WRONG_KIND, f"the cited sentence tells it as '{other}', and '{answer}' is on its other side"
         if act := _not_the_actor(chain):
@@ -379,6 +400,27 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     return 1.0, ""
 
 
+def _spells_a_first_name(name: str) -> bool:
+    """The name spells out a first name: a word before its last that is neither an initial ("H.") nor a title ("Mr",
+    "Canon"), or it is one word alone ("Henry"), which may be the first name itself."""
+    tokens = name.split()
+    given = [token for token in tokens[:-1] if not re.fullmatch(rf"{PERSONAL_TITLE}\.?|[A-Z]\.?", token) and
+             not names_a_person(token.strip(".").lower())]
+    return len(tokens) == 1 or bool(given)
+
+
+def _not_a_town(chain: Chain) -> str:
+    """What the answer is instead of the settlement asked ("in which town ...?"): a street or a quay by the noun its
+    name ends in ("Mill Lane"), or a building by being written only as an owner of nothing ("at St Orla's, Kesh")."""
+    asked = asked_phrase(chain.question)[-1:]
+    if not asked or asked[0] not in TOWN_NOUNS:
+        return ""
+    tokens = words(chain.answer)
+    if len(tokens) >= 2 and tokens[-1] in STREET_NOUNS:
+        return f"a {tokens[-1]}"
+    return f"a building ('{chain.answer}'s')" if _only_as_a_premises(chain.answer, chain.read) else ""
+
+
 def _not_after_the_preposition(chain: Chain) -> str:
     """The preposition a "from whom ...?" question asks through ("from", "to", "with", "by", "for"), when no cited
     sentence names the answer after it (a few words may come between: "from the widow of Ada Pell"): "took the lease
@@ -414,8 +456,9 @@ def who_did_act(question: str) -> str:
 
 
 def _handed(asked: re.Match[str] | None) -> bool:
-    """A catenative verb hands the act to the infinitive after it, a verb whatever its shape ("managed to save")."""
-    return bool(asked and asked.group("handed"))
+    """A catenative verb hands the act to the infinitive after it, a verb whatever its shape ("managed to save"), and
+    "was" to the present participle after it ("was conducting")."""
+    return bool(asked and (asked.group("handed") or asked.group("progressive")))
 
 
 def worded_act(question: str, act: str) -> tuple[str, str]:
@@ -426,7 +469,8 @@ def worded_act(question: str, act: str) -> tuple[str, str]:
         return act, ""
     following = tokens[at + 1:at + 2]
     handed = at >= 2 and tokens[at - 1] == "to" and tokens[at - 2] in CATENATIVES  # "managed to save", as asked
-    return " ".join(tokens[at - 2:at + 1] if handed else tokens[at:at + 1]), \
+    progressive = at >= 1 and tokens[at - 1] in ("was", "were", "is", "are")  # "was conducting"
+    return " ".join(tokens[at - 2:at + 1] if handed else tokens[at - 1:at + 1] if progressive else tokens[at:at + 1]), \
         following[0] if following and following[0] in PARTICLES else ""
 
 
@@ -982,7 +1026,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
     # "Mr Ada Pell", "Dr. Ada Pell": a title only people bear ("Lady" and "Sir" also name engines and ships)
-    titled = re.compile(rf"\b(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+{re.escape(name)}\b")
+    titled = re.compile(rf"\b{PERSONAL_TITLE}\.?\s+{re.escape(name)}\b")
     # "Ada Lind, born Ada Marr", "née Ada Marr": the name someone was given at birth (a place is born *in*)
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
     # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
@@ -996,7 +1040,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
             names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)):
         return True
-    if re.match(r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
+    if re.match(rf"{PERSONAL_TITLE}\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
     return any(PERSONAL_SUBJECT.search(text) for text in own) or any(
         dated.search(text) or titled.search(text) or birth_name.search(text) or spouse.search(text) or

@@ -62,6 +62,10 @@ PLACE_NOUNS = frozenset(
 # in its name or by the sources ("River Wenn", "Mill Row", "the Wenn is a river").
 SETTLEMENT_NOUNS = frozenset("place city town country county state region province village area location district "
                              "capital borough municipality".split())
+# The settlements a name answers only when it is not a street's, a quay's or a building's ("in which town ...?" is
+# not answered by "Mill Lane" or "St Orla's"), and the nouns a street or a landing is called by
+TOWN_NOUNS = frozenset("town village city hamlet borough".split())
+STREET_NOUNS = frozenset("street road lane row square avenue quay wharf".split())
 # Nouns for a trading concern, and the marks a concern's name bears ("Pell & Reed", "Kesh Mills Ltd", "Ivo Marr &
 # Sons", "Messrs. Pell"): a name so formed says what kind of thing it names, whatever word the sources use for it
 FIRM_NOUNS = frozenset("firm firms company companies business partnership concern".split())
@@ -103,7 +107,7 @@ def pointing_kind_words(question: str) -> set[str]:
 
 
 # "who was the first woman to ...?": the noun that describes the one asked for, its last word
-ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? )?(?P<phrase>[a-z'’ -]+?)"
+ASKS_WHO_WAS = re.compile(r"^who (?:was|is|were|are) (?:the |an? |(?![a-z]+ing\b))(?P<phrase>[a-z'’ -]+?)"
                           r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|$)")
 MONEY_WORDS = frozenset("pounds dollars euros shillings guineas francs marks crowns".split())
 # acts whose "how much" is a sum of money: "how much did they pay for it?", "how much did the sale fetch?"
@@ -228,7 +232,7 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
     nouns = [word for word in phrase if word not in STOPWORDS]
     if nouns and nouns[-1] in KIND_WORDS:
         nouns = nouns[:-1]  # "which pear variety" asks for a pear
-    if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].isalpha():
+    if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].replace("-", "").isalpha():  # "post-boy" is one
         return []
     return nouns
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from satiate.tools.lexicon import paraphrases
 from satiate.tools.text import (
     AUXILIARIES,
+    IRREGULAR,
     MONTHS,
     NAME_CONNECTORS,
     STOPWORDS,
@@ -52,6 +53,7 @@ _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens
 LINE_VERB_FOLLOWERS = frozenset("in at on by for from as to into near under with after before until since during "
                                 "all both several".split())
 DETERMINERS = frozenset("a an the this that these those its their his her our your my some any each every".split())
+YEAR_WORD = re.compile(r"1\d{3}|20\d{2}")  # a year written as a word of its own
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_.\d]")  # GeneratorExit, os.path, sys_exit, utf8: code, not prose
 
 
@@ -99,6 +101,11 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
     if opens and len(parts) > 1 and parts[0].lower() in common and (
             _IDENTIFIER.search(parts[1]) or verb_shaped(parts[0].lower())):
         parts = parts[1:]  # "Raise GeneratorExit", "Paid Ada Pell's wage": the line's verb, then what it acts on
+    if opens and len(parts) > 1 and _a_known_past(parts[0]):
+        parts = parts[1:]  # "Married Ivo Marr at Kesh", "Paid Pell & Reed": a note's line opens on its verb
+    if len(parts) > 2 and YEAR_WORD.fullmatch(parts[-1]) and parts[-2] not in NAME_CONNECTORS:
+        parts = parts[:-1]  # "Married Ivo Marr 1819 at Kesh": a year after a name dates what the line tells (but
+        # "the Kesh Cup of 1901" is named by it)
     if opens and len(parts) > 1 and SENTENCE_ADVERB.fullmatch(parts[0]):
         parts = parts[1:]  # "Apparently Ivo Marr sold it": the adverb opens the sentence, the name follows
     span = " ".join(parts)
@@ -117,6 +124,13 @@ def opens_on_its_verb(word: str, following: str) -> bool:
     lowered = word.lower()
     inflected = verb_shaped(lowered) or lowered.endswith("s") and bool(paraphrases(stem(lowered)))
     return inflected and (following.lower() in LINE_VERB_FOLLOWERS or following[:1].isdigit())
+
+
+def _a_known_past(word: str) -> bool:
+    """A past form the verb lexicon knows ("Married", "Joined") or an irregular one ("Paid", "Sold"); "Alfred" and
+    "Winifred" end as a past does, but are no verb's."""
+    lowered = word.lower()
+    return lowered in IRREGULAR or verb_shaped(lowered) and bool(paraphrases(stem(lowered)))
 
 
 def written_in_lower_case(word: str, texts: Iterable[str]) -> bool:

@@ -58,8 +58,10 @@ def _singulars(noun: str) -> list[str]:
 
 def names_a_person(noun: str) -> bool:
     """Whether the noun's most frequent sense (WordNet) is a kind of person: "clergyman", "nurses", "batsmen", not
-    "firm" or "band". A plural is read as its singular."""
-    return any(form in _person_nouns() for form in _singulars(noun))
+    "firm" or "band". A plural is read as its singular; a hyphened compound WordNet does not list is a kind of its
+    last word ("coal-heaver", "cab-men")."""
+    persons = _person_nouns()
+    return any(form in persons or "-" in form and form.rsplit("-", 1)[1] in persons for form in _singulars(noun))
 
 
 # WordNet's classes (lexicographer files) whose kinds are told by a plain noun rather than a name: foods ("leeks"),
@@ -148,6 +150,32 @@ def kind_of(noun: str, kind: str, senses: int = KIND_SENSES) -> bool:
 
 def _under(noun: str, kinds: set[int], senses: int = KIND_SENSES) -> bool:
     return bool(kinds) and any(_above(sense) & kinds for sense in _senses(noun)[:senses])
+
+
+# WordNet's noun.artifact ("wheel", "organ"), noun.group ("council", "club", "choir") and noun.time ("years", "week")
+ARTIFACT_CLASS, GROUP_CLASS, TIME_CLASS = 6, 14, 28
+
+
+def _first_class(noun: str) -> int | None:
+    """The lexicographer class of the noun's most frequent sense, as written or as the singular of a plural."""
+    forms = _forms(noun)
+    return _noun_graph()[2][forms[0][0]] if forms else None
+
+
+def names_a_body(noun: str) -> bool:
+    """Whether the noun's first sense is a body of people ("council", "society", "choir"): what a name it heads
+    names is no one person."""
+    return _first_class(noun) == GROUP_CLASS
+
+
+def names_a_made_thing(noun: str) -> bool:
+    """Whether the noun's first sense is a thing people make ("waterwheel", "organ", "bridge")."""
+    return _first_class(noun) == ARTIFACT_CLASS
+
+
+def names_a_time(noun: str) -> bool:
+    """Whether the noun's first sense is a stretch or unit of time ("years", "weeks", "century")."""
+    return _first_class(noun) == TIME_CLASS
 
 
 def told_by_a_plain_noun(kind: str) -> bool:

@@ -1,0 +1,75 @@
+"""What a name or a number must be to answer: a settlement is no street and no building, a first name is spelled
+out, a measure of space is no stretch of time, a body of people is no person, and a hyphened noun is read by its
+last word ("ferry-boy" names a person)."""
+
+from __future__ import annotations
+
+from satiate.engine.answer import candidate_spans, expected_answer
+from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import type_fit
+from satiate.engine.reading.kinds import asked_phrase
+from satiate.tools.lexicon import names_a_body, names_a_person, names_a_time
+
+RIGHT = 1.0
+
+
+def _fit(question: str, answer: str, kind: str, stating: str, *read: str) -> float:
+    chain = Chain(question=question, answer=answer, kind=kind, stating=(stating,), answer_pages=("Notes",),
+                  read=(stating, *read))
+    return type_fit(chain)[0]
+
+
+def test_a_hyphened_noun_is_read_by_its_last_word():
+    assert asked_phrase("What was the name of the ferry-boy drowned in 1841?") == ["ferry-boy"]
+    assert names_a_person("ferry-boy") and names_a_person("ferry-boys")
+    assert not names_a_person("water-wheel")
+    assert expected_answer("What was the name of the ferry-boy drowned in 1841?").kind == "person"
+
+
+def test_a_street_or_a_building_does_not_answer_which_town():
+    street = "At Kesh a cart was lost in Mill Lane."
+    assert _fit("In which town was a cart lost in the 1852 flood?", "Mill Lane", "place", street) < RIGHT
+    assert _fit("In which town was a cart lost in the 1852 flood?", "Kesh", "place", street) == RIGHT
+    church = "Married Ivo Marr 1819 at St Orla's, Kesh."
+    assert _fit("In which town was Ada Pell married?", "St Orla", "place", church) < RIGHT
+    assert _fit("Where was Ada Pell married?", "St Orla", "place", church) == RIGHT  # "where" takes a building
+
+
+def test_a_first_name_must_be_spelled_out():
+    clipping = "Mr. A. Pell, the clerk, read the letter."
+    assert _fit("What was the first name of the clerk who read the letter?", "Mr. A. Pell", "name", clipping) < RIGHT
+    assert _fit("What was the first name of the clerk who read the letter?", "Ada Pell", "name",
+                "Ada Pell, the clerk, read the letter.") == RIGHT
+    assert _fit("Who read the letter?", "Mr. A. Pell", "person", clipping) == RIGHT  # any name says who
+
+
+def test_a_measure_of_space_is_no_stretch_of_time():
+    assert names_a_time("years") and not names_a_time("fathoms")
+    said = "Not after Ivo Marr anyway: he was two years old in 1836."
+    assert _fit("How deep was the Kesh shaft?", "two years", "number", said) < RIGHT
+    assert _fit("How deep was the Kesh shaft?", "90 fathoms", "number", "The Kesh shaft was sunk to 90 fathoms.") \
+        == RIGHT
+
+
+def test_a_measure_written_with_a_hyphen_keeps_its_unit():
+    expected = expected_answer("How wide was the cylinder of the Kesh engine?")
+    assert candidate_spans("Engine: Kesh; Cylinder: 52-inch; Maker: Pell & Reed.", expected) == ["52-inch"]
+    assert _fit("How wide was the cylinder of the Kesh engine?", "52-inch", "number",
+                "Engine: Kesh; Cylinder: 52-inch; Maker: Pell & Reed.") == RIGHT
+
+
+def test_a_body_of_people_is_no_person():
+    assert names_a_body("council") and not names_a_person("council")
+    sold = "House and park sold to Orlby County Council in 1967."
+    assert _fit("Who bought the house in 1967?", "Orlby County Council", "person", sold) < RIGHT
+    assert _fit("Who bought the house in 1967?", "Ada Pell", "person", "House and park sold to Ada Pell in 1967.") \
+        == RIGHT
+
+
+def test_a_rejected_kind_is_named_in_what_is_missing():
+    chain = Chain(question="In which village was Ada Pell married?", answer="St Orla", kind="place",
+                  stating=("Married Ivo Marr 1819 at St Orla's, Kesh.",), answer_pages=("Pells",),
+                  read=("Pells. ## Ada Pell\nMarried Ivo Marr 1819 at St Orla's, Kesh.",))
+    judged = assess(chain)
+    assert judged.confidence < 0.8 and any("building" in gap for gap in judged.missing)

@@ -1,0 +1,127 @@
+"""How a folder of notes says things without repeating them: a line with no subject under a name's heading tells of
+that name; what every note is about needs no saying again; a row is of one case, so a field the question fixes must
+hold the question's value; a year that bounds another time ("before 1859") is not its time; a phrasal verb is said by
+its paraphrases ("set up" by "founded")."""
+
+from __future__ import annotations
+
+from satiate.engine.answer import find_answer, said_on
+from satiate.engine.reading.chain import Chain, collection_subject
+from satiate.engine.reading.commitment import assess
+from satiate.engine.reading.fit import asked_acts, who_did_act
+from satiate.tools.text import stem
+
+
+def _sources(*pages: tuple[str, str]) -> list[dict]:
+    return [{"id": f"S{n}", "key": f"doc:{n}", "doc_id": f"doc:{n}", "title": title, "text": text, "url": "",
+             "angle": "question"} for n, (title, text) in enumerate(pages, 1)]
+
+
+def _chain_of(question: str, sources: list[dict]) -> tuple[str | None, Chain]:
+    found = find_answer(question, sources)
+    chain = Chain(question=question, answer=found.short_answer or "", kind=found.kind,
+                  stating=tuple(said_on(line.text, line.source) for line in found.evidence[:1]),
+                  hops=tuple(said_on(line.text, line.source) for line in found.evidence[1:]),
+                  answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
+                  hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
+                  read=tuple(f"{s['title']}. {s['text']}" for s in sources),
+                  read_titles=tuple(s["title"] for s in sources))
+    return found.short_answer, chain
+
+
+STAFF = (("Ferry hands", "# Ivo Marr\n\nFerry-boy, 1830s.\nDrowned 1841 when the ferry capsized on Orlby Sands."),
+         ("Ferry hands", "# Nell Vane\n\nToll keeper at the Kesh landing from 1850."),
+         ("Sands", "Orlby Sands shift every winter."))
+
+
+def test_a_line_with_no_subject_tells_of_the_name_heading_its_section():
+    answer, chain = _chain_of("What was the name of the ferry-boy drowned in 1841?", _sources(*STAFF))
+    assert answer == "Ivo Marr"
+    assert assess(chain).confidence >= 0.8
+
+
+def test_a_describing_line_under_a_heading_names_its_holder():
+    answer, _ = _chain_of("Who was toll keeper at the Kesh landing?", _sources(*STAFF))
+    assert answer == "Nell Vane"
+
+
+def test_what_every_note_is_about_need_not_be_said_again():
+    notes = [f"Note {n}. The almshouse trustees met in 18{n}0." for n in range(1, 7)]
+    chain = Chain(question="In which year was the almshouse bell recast?", answer="1902", kind="date",
+                  stating=("Recast: 1902, by Pell & Reed of Kesh",), answer_pages=("The bell",),
+                  read=("The bell. Recast: 1902, by Pell & Reed of Kesh", *notes))
+    assert collection_subject(chain, {stem("almshouse"), stem("bell")}) == {stem("almshouse")}
+    assert assess(chain).confidence == 1.0
+    few = Chain(question=chain.question, answer="1902", kind="date", stating=chain.stating,
+                answer_pages=chain.answer_pages, read=("The bell. Recast: 1902", *notes[:2], "Kesh.", "Orlby.",
+                                                       "Ferry.", "Toll."))
+    assert assess(few).confidence < 0.8  # two notes of seven do not make it the folder's subject
+
+
+def test_a_row_holding_another_value_where_the_question_fixes_one_is_another_case():
+    rows = ("Champions", "Year: 1934; Men's pairs: Ivo Marr; Ladies' pairs: Orla Kent.\n"
+                         "Year: 1952; Men's pairs: Tam Reed; Ladies' pairs: Nell Vane.")
+    question = "Who won the men's pairs in the year Nell Vane won the ladies' pairs?"
+    wrong = Chain(question=question, answer="Ivo Marr", kind="person",
+                  stating=("Year: 1934; Men's pairs: Ivo Marr; Ladies' pairs: Orla Kent.",),
+                  answer_pages=("Champions",),
+                  read=(f"{rows[0]}. {rows[1]}",))
+    judged = assess(wrong)
+    assert judged.confidence < 0.8 and any("Orla Kent" in gap for gap in judged.missing)
+    right = Chain(question=question, answer="Tam Reed", kind="person",
+                  stating=("Year: 1952; Men's pairs: Tam Reed; Ladies' pairs: Nell Vane.",),
+                  answer_pages=("Champions",),
+                  read=(f"{rows[0]}. {rows[1]}",))
+    assert not any("gives its" in gap for gap in assess(right).missing)
+
+
+def test_a_year_that_bounds_another_time_is_not_the_time_asked():
+    question = "How many boats did the 1859 Kesh yard build?"
+    before = Chain(question=question, answer="32", kind="number",
+                   stating=("Before 1859 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
+                   read=("Kesh yard. Before 1859 the Kesh yard built 32 boats.",))
+    assert any("1859" in gap for gap in assess(before).missing)
+    during = Chain(question=question, answer="32", kind="number",
+                   stating=("In 1859 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
+                   read=("Kesh yard. In 1859 the Kesh yard built 32 boats.",))
+    assert assess(during).confidence == 1.0
+
+
+def test_a_phrasal_verb_is_found_by_its_paraphrase():
+    answer, _ = _chain_of("In what year was the Orlby rowing club set up?", _sources(
+        ("Orlby rowing club", "Founded: 1899\nColours: green"),
+        ("Regattas", "The Orlby rowing club won three races at Kesh in 1902.")))
+    assert answer == "1899"
+
+
+def test_a_progressive_question_asks_its_act():
+    assert who_did_act("Who was conducting the band in 1962?") == stem("conducting")
+    assert who_did_act("Who was the conductor in 1962?") == ""
+    chain = Chain(question="Who was conducting the band in the year it won the Kesh Shield?", answer="Ada Pell",
+                  kind="person", stating=("Ada Pell: Played the cornet in the band as a girl.",),
+                  hops=("The band carried off the Kesh Shield in 1962.",), answer_pages=("People",),
+                  read=("People. ## Ada Pell\nPlayed the cornet in the band as a girl.",
+                        "Gazette. The band carried off the Kesh Shield in 1962. Its conductor was praised."))
+    judged = assess(chain)
+    assert judged.confidence < 0.8 and any("was conducting" in gap for gap in judged.missing)
+
+
+def test_who_made_a_thing_asks_the_making_not_what_was_done_with_it():
+    question = "Who made the iron wheel put in at Kesh mill in 1884?"
+    fitted = Chain(question=question, answer="Ivo Marr", kind="person",
+                   stating=("Ivo Marr: Put in the iron wheel at Kesh mill 1884.",), answer_pages=("Millers",),
+                   read=("Millers. # Ivo Marr\nPut in the iron wheel at Kesh mill 1884.",))
+    assert any("who made" in gap for gap in assess(fitted).missing)
+    said = "The iron wheel put in at Kesh mill in 1884 was made by Pell & Reed."
+    made = Chain(question=question, answer="Pell & Reed", kind="person", stating=(said,), answer_pages=("Mill",),
+                 read=(f"Mill. {said}",))
+    assert not any("who made" in gap for gap in assess(made).missing)
+
+
+def test_a_passive_question_opened_by_a_preposition_asks_its_act():
+    question = "In which year was the Kesh hall damaged by fire?"
+    assert asked_acts(Chain(question=question, answer="", kind="date", stating=())) == ("damaged",)
+    said = "Seating: 180 (fire officer's figure, 1977)"
+    seats = Chain(question=question, answer="1977", kind="date", stating=(said,), answer_pages=("Kesh hall",),
+                  read=(f"Kesh hall. {said}",))
+    assert any("does not say 'damaged'" in gap for gap in assess(seats).missing)
