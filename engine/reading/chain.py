@@ -30,7 +30,7 @@ LIGHT_VERBS = frozenset(stem(verb) for verb in "go take make get have do come be
 VERB_FOLLOWERS = PARTICLES | frozenset("to from for into in on at with about against as".split())
 LABEL_SHARE = 0.8  # a question name this share of the sources read carries is the collection's label
 LABEL_MIN_SOURCES = 5  # ... judged only over this many sources or more
-SUBJECT_SHARE = 0.7  # a common noun of the question this share of the sources read uses is what they are all about
+SUBJECT_SHARE = 0.5  # a question noun more than this share of the sources read use is what they are about
 NAME_GAP = 2  # words that may stand between two words of a name in a text ("Ada B. Pell" mentions "Ada Pell")
 COMPOUND_HEAD, COMPOUND_TAIL = 3, 4  # the shortest first and last parts of a compound read as its last word's act
 CLAUSE_OPENERS = frozenset("who whom whose which that where when while".split())  # what opens a clause
@@ -288,4 +288,4 @@ def collection_subject(chain: Chain, terms: set[str]) -> set[str]:
     if len(chain.read) < LABEL_MIN_SOURCES:
         return set()
     read = [stems_of(text) for text in chain.read]
-    return {term for term in terms if sum(term in text for text in read) >= SUBJECT_SHARE * len(read)}
+    return {term for term in terms if sum(term in text for text in read) > SUBJECT_SHARE * len(read)}

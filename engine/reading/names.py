@@ -25,7 +25,8 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\
 # a conjunction that opens a clause of reason or concession ("Although the Kesh Trust paid, ..."): capitalised only
 # where it opens the sentence, and never a name's first word (unlike "Before" or "Once", which open film titles)
 CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
-LEADING_NOISE = frozenset("the a an in on at by from for of to with as".split()) | WH_WORDS | AUXILIARIES | \
+# ... and "Dear", which opens a letter's greeting to the name after it ("Dear Dr Pell,")
+LEADING_NOISE = frozenset("the a an in on at by from for of to with as dear".split()) | WH_WORDS | AUXILIARIES | \
     CLAUSE_CONJUNCTIONS
 # an adverb of the kind that opens a sentence ("Apparently", "Sadly", "Reportedly"): its suffix marks it, where names
 # ending in -ly ("Emily", "Beverly", "Kimberly") end otherwise
