@@ -87,6 +87,7 @@ from satiate.tools.text import (
     MARKDOWN_LINK_TARGET,
     MONTHS,
     SCAN_CHARS,
+    SHORT_MONTH,
     STOPWORDS,
     SYNTAX_NOUN,
     VERSION,
@@ -153,9 +154,8 @@ MEASURES = frozenset("metres meters metre meter feet foot miles mile kilometres 
                      "yard fathoms fathom acres acre tonnes tons kg pounds years days hours minutes seconds percent "
                      "knots mph degrees °C °F".split())
 # a date a note writes short ("Thu 3 Nov 22", "Oct 3"): its numbers are a day and a year, and count nothing
-_SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
-_SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{_SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
-                         rf"\b{_SHORT_MONTH}\s+\d{{1,2}}\b(?:,?\s+(?:'\d{{2}}|\d{{4}})\b)?")
+_SHORT_DATE = re.compile(rf"\b\d{{1,2}}\s+{SHORT_MONTH}(?:\s+'?\d{{2,4}})?\b|"
+                         rf"\b{SHORT_MONTH}\s+\d{{1,2}}\b(?:,?\s+(?:'\d{{2}}|\d{{4}})\b)?")
 # a date written in figures alone ("2019-06-03", "03/06/2019", "3.6.19"): its numbers count nothing either
 _FIGURE_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}([/.])\d{1,2}\1(?:\d{4}|\d{2})\b")
 _DAY_OF_MONTH = re.compile(rf"^{_MONTH}\s+\d{{1,2}}$")  # "April 22": a birthday, not a name

@@ -200,7 +200,7 @@ _SET_ASIDE = re.compile(r"\bnot\s+(?:(?:at|in|on|from|to|by|for|with|the|a|an)\s
 # after it, past an aside in brackets ("240 (the 1951 inventory), corrected to 226")
 _FLAGGED = re.compile(r"^(?:\s*\([^)]{0,60}\))?[\s*_,;:—–-]*[\[(]?[\s*_]*(?:sic\b|should (?:be|read|say)\b|recte\b|"
                       r"wrong\b|a (?:mistake|misprint|typo)\b|an error\b|in error\b|(?:later\s+)?(?:corrected|amended|"
-                      r"revised)\s+(?:to|in)\b)", re.IGNORECASE)
+                      r"revised)(?:\s+(?:to|in)\b|\s*[,:;]))", re.IGNORECASE)  # "1930 — corrected, it was 1931"
 
 
 def denies(sentence: str, name: str, relation: set[str]) -> bool:

@@ -73,6 +73,7 @@ VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w]|\.\d)")
 DECADE = re.compile(r"\b(1\d{2}|20\d)0s\b")  # "the 1870s"
 MONTHS = ("January February March April May June July August September October November December").split()
 WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"  # as notes write a month short: "3 Nov 22"
 # A diary or log entry's date standing before its text ("14 May 1891. School closed this day."): it dates that text.
 _ENTRY_DATE = re.compile(rf"^[>\s]*(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\.$")
 # a quote's marks ("> ", not a prompt's ">>>"), an item's, a bold lead-in's

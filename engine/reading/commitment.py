@@ -142,8 +142,11 @@ MISSING_NAME = 0.0  # a name the question gives that no source read mentions: no
 HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports another's claim ("possibly 1903")
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
+BECOMES = re.compile(r"\bbec[oa]mes?\s+(?:(?:the|its|their|an?)\s+)?([a-z]+(?:\s+[a-z]+)?)")  # "become head keeper"
 MADE_REACH = 3  # words after a light verb read for the thing it makes ("made the iron waterwheel")
-BOUNDING = re.compile(r"\b(?:before|after|prior to|pre-)\s*$", re.IGNORECASE)  # a year that bounds another time
+# a year that bounds another time ("Before 1859 the stamps ..."); not one that dates a thing ("after 1958 extension")
+BOUNDING = re.compile(r"\b(?:before|after|prior to|pre-)\s*$", re.IGNORECASE)
+BOUND_ENDS = re.compile(r"\s*(?:[,.;:)]|$|(?:the|an?|it|he|she|they|we|i|there|this)\b)", re.IGNORECASE)
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
 VERB_WEIGHT = 1.5  # how much more a past form the question asks through ("designed", "closed") counts towards coverage
 COVERAGE_POWER = 1.0  # how steeply the share of the question's words the chain covers lowers the confidence
@@ -350,6 +353,11 @@ def assess(chain: Chain) -> Commitment:
                chain.kind == "place" and noun in PLACE_NOUNS)
                and not named_as_a_firm(noun, chain.answer) and not any(
                    all(states(part, stems_of(text)) for part in stems_of(noun)) for text in read)]  # "post-boy": each
+    # "who was the architect of the hall?": the post asked, when no source read uses it, is said of no one
+    post = ASKS_WHO_WAS.match(" ".join(words(chain.question))) if chain.kind == "person" else None
+    post_noun = post.group("phrase").split()[-1] if post else ""
+    unread += [post_noun] if names_a_person(post_noun) and not any(states(stem(post_noun), stems_of(text))
+                                                                  for text in read) else []
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
     owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
     unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
@@ -432,6 +440,10 @@ def assess(chain: Chain) -> Commitment:
     # a light verb is no act, unless a particle or preposition makes it one of its own ("come from", "take over")
     acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS or re.search(
         rf"\b{re.escape(act)}\s+(?:{'|'.join(VERB_FOLLOWERS)})\b", chain.question)) if chain.kind != "person" else ()
+    # "when did she become manager?": becoming tells nothing of its own, the post taken is the act
+    post = BECOMES.search(chain.question)
+    acts += tuple(word for word in (post.group(1).split() if post and chain.kind != "person" else [])
+                  if names_a_person(word))[-1:]
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead;
@@ -791,7 +803,8 @@ def _year_unstated(chain: Chain) -> str:
 def _gives_year(text: str, year: int) -> bool:
     """The text gives the year, or a stretch of years or a decade that holds it; a year it bounds another time by
     ("before 1859", "after 1859") is not the time it tells of."""
-    if any(not BOUNDING.search(text, 0, at.start()) for at in re.finditer(rf"(?<!\d){year}(?!\d)", text)) or any(
+    if any(not (BOUNDING.search(text, 0, at.start()) and BOUND_ENDS.match(text, at.end()))
+           for at in re.finditer(rf"(?<!\d){year}(?!\d)", text)) or any(
             int(decade) == year // 10 for decade in DECADE.findall(text)):
         return True
     for between, start, end in YEAR_SPAN.findall(text):

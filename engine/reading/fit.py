@@ -20,6 +20,7 @@ from satiate.engine.reading.chain import (
     Chain,
     asked_verb,
     is_collection_label,
+    known_verb,
     past_verbs_asked,
     question_names,
     said_in,
@@ -27,6 +28,7 @@ from satiate.engine.reading.chain import (
     stems_of,
 )
 from satiate.engine.reading.kinds import (
+    ADJECTIVE_HEADS,
     CURRENCY,
     FIRM_NAME,
     FIRM_NOUNS,
@@ -66,7 +68,7 @@ from satiate.engine.roles import (
     same_name,
 )
 from satiate.tools.countries import countries_named
-from satiate.tools.lexicon import converse, names_a_body, names_a_person, names_a_time
+from satiate.tools.lexicon import converse, is_a_noun, names_a_body, names_a_person, names_a_time
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
@@ -140,6 +142,7 @@ PLACE_PREPOSITIONS = frozenset("in at on near from into across slopes outside in
 HOW_MUCH = re.compile(r"^\W*how much\b", re.IGNORECASE)
 INITIAL_SKIPS = frozenset("of the and for in on at".split())  # small words an abbreviation gives no letter
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth last").split()
+MIN_NOUN = 3  # letters at least in a noun a name may qualify ("vs" is an abbreviation)
 PERSONAL_TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Revd?)"  # titles only people bear ("Lady" and "Sir" also name ships)
 # "what was the first name of ...?": a part of a name, which an initial does not spell
 FIRST_NAME_ASKED = re.compile(r"\b(?:first|christian|given|fore)[ -]?names?\b", re.IGNORECASE)
@@ -346,6 +349,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' gives no first name in full, and the question asks for one"
         if chain.kind == "place" and (building := _not_a_town(chain)):
             return WRONG_KIND, f"'{answer}' is {building}, and the question asks for a settlement"
+        if chain.kind in ("person", "name") and (qualified := _qualifies_a_noun(chain)):
+            return WRONG_KIND, f"the cited sentence writes '{answer} {qualified}': a name qualifying the thing, not " \
+                               "the answer"
         if chain.kind == "person" and (other := _on_the_other_side(chain)):
             return WRONG_KIND, f"the cited sentence tells it as '{other}', and '{answer}' is on its other side"
         if act := _not_the_actor(chain):
@@ -407,6 +413,28 @@ def _spells_a_first_name(name: str) -> bool:
     given = [token for token in tokens[:-1] if not re.fullmatch(rf"{PERSONAL_TITLE}\.?|[A-Z]\.?", token) and
              not names_a_person(token.strip(".").lower())]
     return len(tokens) == 1 or bool(given)
+
+
+def _qualifies_a_noun(chain: Chain) -> str:
+    """The common noun the answer stands before in every cited sentence that gives it ("the Gull Point crazy golf",
+    "the new Kesh Hall clock"): a name so placed tells which thing, and the thing is the noun, not the name. The noun
+    the question asks by ("what was the ferry called?" answered by "the Gull Rose ferry") is the name's own."""
+    asked = {stem(word) for word in asked_phrase(chain.question)}
+    if set(asked_phrase(chain.question)[-1:]) & ADJECTIVE_HEADS:
+        return ""  # "what nationality ...?" is answered by the word before the noun ("a British engineer")
+    nouns = []
+    for text in chain.stating:
+        after = re.search(rf"(?<![\w'’-]){re.escape(chain.answer)}\s+([a-z][a-z-]+)\b", text)
+        if chain.answer not in text:
+            continue
+        word = after.group(1) if after else ""
+        verb = verb_shaped(word) or word in IRREGULAR_PASTS or word.endswith("s") and known_verb(word)
+        # "Ada Pell left", "Ada Pell keeps": her act; "Ada Pell yesterday", "Pell vs Marr": no thing qualified
+        if len(word) < MIN_NOUN or word in STOPWORDS or verb or not is_a_noun(word) or names_a_time(word) or \
+                stem(word) in asked:
+            return ""
+        nouns.append(word)
+    return nouns[0] if nouns else ""
 
 
 def _not_a_town(chain: Chain) -> str:

@@ -11,6 +11,7 @@ from satiate.tools.text import (
     IRREGULAR,
     MONTHS,
     NAME_CONNECTORS,
+    SHORT_MONTH,
     STOPWORDS,
     WEEKDAYS,
     WH_WORDS,
@@ -48,6 +49,7 @@ _NICKNAME = re.compile(r"\b([A-Z][\w'’.-]*) [\"“]([A-Z][\w'’.-]*)[\"”] (
 _SENTENCE_END = re.compile(r"(?<=[a-z]{4})(?<!Messrs)\.\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
 _AFTER_NUMBER = re.compile(rf"(?<=\d)\s+(?:{_CONNECTOR})\s+(?=[A-Z])")
+_AFTER_A_DAY = re.compile(r"(?:^|\s)\d{1,2}\s+$")  # a day's number, before the month written short
 _CLAUSE_START = re.compile(r"(?:^|[:;]\s*)$")  # what precedes a word that opens a sentence or a clause
 # what follows the verb a subjectless note opens on: a preposition ("Closed in 1958", "Retired after the regatta"), or
 # a quantifier before its object ("Keeps both ledgers")
@@ -76,6 +78,8 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
                 and _CLAUSE_START.search(text[:match.start()])):
             continue  # "Args: ...", "Note: ...": a one-word label opening a line names what follows, not a thing
         parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
+        if _AFTER_A_DAY.search(text, 0, match.start()) and re.match(rf"{SHORT_MONTH}\s", parts[0]):
+            parts[0] = parts[0].split(None, 1)[1]  # "9 Mar Requisition of the hall": a date, then the line
         for index, part in enumerate(parts):
             opens = index > 0 or bool(_CLAUSE_START.search(text[:match.start()]))
             following = parts[index + 1:index + 2] or text[match.end():].split(None, 1)
@@ -102,6 +106,8 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
     if opens and len(parts) > 1 and parts[0].lower() in common and (
             _IDENTIFIER.search(parts[1]) or verb_shaped(parts[0].lower())):
         parts = parts[1:]  # "Raise GeneratorExit", "Paid Ada Pell's wage": the line's verb, then what it acts on
+    if len(parts) > 2 and re.fullmatch(r"\d{1,2}", parts[0]) and re.fullmatch(SHORT_MONTH, parts[1]):
+        parts = parts[2:]  # "On 3 Jan Ivo Marr came": a date, then the name
     if opens and len(parts) > 1 and _a_known_past(parts[0]):
         parts = parts[1:]  # "Married Ivo Marr at Kesh", "Paid Pell & Reed": a note's line opens on its verb
     if len(parts) > 2 and YEAR_WORD.fullmatch(parts[-1]) and parts[-2] not in NAME_CONNECTORS:

@@ -346,6 +346,9 @@ def test_a_notes_line_opening_on_its_verb_names_what_the_verb_acts_on() -> None:
     assert name_spans("Married Ivo Marr 1819 at Kesh.") == ["Ivo Marr", "Kesh"]
     assert name_spans("Winifred Marr came in 1902.") == ["Winifred Marr"]
     assert name_spans("> Dear Dr Pell, I visited last week.") == ["Dr Pell"]  # a letter's greeting
+    assert name_spans("9 Mar Requisition of the hall, 1940.") == ["Requisition"]  # a day and a short month: a date
+    assert name_spans("On 3 Jan Ivo Marr came.") == ["Ivo Marr"]
+    assert name_spans("Jan Ferris came.") == ["Jan Ferris"]
 
 
 def test_an_explanation_of_something_no_source_names_is_an_abstention_that_says_what_is_missing() -> None:

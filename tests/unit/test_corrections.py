@@ -88,3 +88,12 @@ def test_one_value_written_twice_is_no_tie():
     counts = _sources(("Log", "The gale stripped 3 slates from the Orlby barn."),
                       ("Diary", "The gale stripped three slates from the Orlby barn."))
     assert find_answer("How many slates did the gale strip from the Orlby barn?", counts).short_answer in ("3", "three")
+
+
+def test_a_value_marked_corrected_gives_way_to_the_value_after_it():
+    relation = stems("closed")
+    said = "Closed: 1930 — corrected, it was 1931 (see the rate book)"
+    assert sets_aside(said, "1930", relation) and not sets_aside(said, "1931", relation)
+    answer, _ = _chain_of("In which year did the Orlby Corn Mill close?",
+                          _sources(("Mill facts", f"Name: Orlby Corn Mill\n{said}")))
+    assert answer == "1931"

@@ -73,3 +73,25 @@ def test_a_rejected_kind_is_named_in_what_is_missing():
                   read=("Pells. ## Ada Pell\nMarried Ivo Marr 1819 at St Orla's, Kesh.",))
     judged = assess(chain)
     assert judged.confidence < 0.8 and any("building" in gap for gap in judged.missing)
+
+
+def test_a_name_that_qualifies_a_noun_is_not_the_thing_or_the_one_who_acted():
+    site = "Site now: the Kesh Point crazy golf"
+    assert _fit("What is on the site of the lido now?", "Kesh Point", "name", site) < RIGHT
+    clock = "Built the new Market Hall clock in Orlby after the fire."
+    assert _fit("Who built the Orlby clock?", "Market Hall", "person", clock) < RIGHT
+    assert _fit("What was the ferry called?", "Gull Rose", "name", "They ran the Gull Rose ferry.") == RIGHT
+    assert _fit("Who built the Orlby clock?", "Ada Pell", "person", "Ada Pell built it; Ada Pell left in 1902.") \
+        == RIGHT  # her act, not a noun she qualifies
+    assert _fit("Who cut the ribbon?", "Ada Pell", "person", "Ada Pell yesterday cut the ribbon.") == RIGHT
+
+
+def test_a_post_no_source_speaks_of_is_held_by_no_one_read_about():
+    said = "Years: 1952–1963; Warden: Ivo Marr; Notes: 1958 extension."
+    chain = Chain(question="Who was the architect of the 1958 extension at Kesh?", answer="Ivo Marr", kind="person",
+                  stating=(said,), answer_pages=("Wardens",), read=(f"Wardens. {said}",))
+    judged = assess(chain)
+    assert judged.confidence == 0.0 and "no source read mentions 'architect'" in judged.missing
+    warden = Chain(question="Who was the warden of Kesh in 1958?", answer="Ivo Marr", kind="person",
+                   stating=(said,), answer_pages=("Wardens",), read=(f"Wardens. {said}",))
+    assert not any("mentions 'warden'" in gap for gap in assess(warden).missing)

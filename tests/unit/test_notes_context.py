@@ -125,3 +125,18 @@ def test_a_passive_question_opened_by_a_preposition_asks_its_act():
     seats = Chain(question=question, answer="1977", kind="date", stating=(said,), answer_pages=("Kesh hall",),
                   read=(f"Kesh hall. {said}",))
     assert any("does not say 'damaged'" in gap for gap in assess(seats).missing)
+
+
+def test_becoming_a_post_is_told_by_the_post():
+    question = "In what year did Ada Pell's brother become manager of the works?"
+    shut = Chain(question=question, answer="1930", kind="date", stating=("Says the works shut in 1930.",),
+                 hops=("Her brother Ivo Marr was the last manager.",), answer_pages=("Interview",),
+                 read=("Interview. Says the works shut in 1930.", "Chat. Her brother Ivo Marr was the last manager."))
+    assert any("does not say 'manager'" in gap for gap in assess(shut).missing)
+
+
+def test_a_year_dating_a_thing_after_before_or_after_still_gives_that_year():
+    question = "How many beds did the Kesh hostel have after the 1958 extension?"
+    beds = Chain(question=question, answer="40", kind="number", stating=("Beds after 1958 extension: 40",),
+                 answer_pages=("Kesh hostel",), read=("Kesh hostel. Beds after 1958 extension: 40",))
+    assert not any("1958" in gap for gap in assess(beds).missing)
