@@ -167,6 +167,11 @@ _VERB_OF_FORM: dict[str, str] = json.loads(
     (Path(__file__).parent / "lexicon" / "irregular.json").read_text(encoding="utf-8"))["forms"] | IRREGULAR
 
 
+def irregular_form(word: str) -> bool:
+    """Whether the word is an irregular past or participle WordNet lists ("hung", "sought", "left"), shared or not."""
+    return word in _VERB_OF_FORM
+
+
 @functools.lru_cache(maxsize=STEM_CACHE_WORDS)
 def stem(term: str) -> str:
     """The Snowball (Porter 2) English stem, so "makes", "making" and "made" meet "make" in coverage checks.

@@ -228,8 +228,10 @@ def asked_verb(chain: Chain) -> str:
     # "sell the stolen parish ledgers": a longer noun phrase ends the question, its verb before it (but in "did the
     # foundry that cast the bell close?" the noun phrase is a relative clause's, and the last word the verb)
     subject_on = preceding[next((i for i, word in enumerate(preceding) if word in DO_FORMS), 0):]
+    # a light verb with its preposition is an act of its own: "did the water get into the boathouse?"
     if set(preceding[-1 - OBJECT_REACH:-1]) & DETERMINERS and not set(subject_on) & CLAUSE_OPENERS and \
-            (told := _verb_before_its_object(chain.question)) and stem(told) not in LIGHT_VERBS:
+            (told := _verb_before_its_object(chain.question)) and (stem(told) not in LIGHT_VERBS or re.search(
+                rf"\b{told}\s+(?:{'|'.join(VERB_FOLLOWERS)})\b", chain.question)):
         return told
     return verb  # "become the band's conductor": a light verb's noun tells the act
 

@@ -77,6 +77,7 @@ from satiate.tools.text import (
     STOPWORDS,
     VERSION,
     YEAR,
+    irregular_form,
     is_field,
     stem,
     verb_shaped,
@@ -398,6 +399,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     if other_count := _act_counted_otherwise(chain):
         return WRONG_KIND, f"the cited sentence counts what the question asks as '{other_count}', not '{answer}'"
+    if (other := _counted_for_another(chain))[0]:
+        return WRONG_KIND, f"the cited sentence counts '{other[0]}' in the clause that says '{other[1]}', and " \
+                           f"'{answer}' for something else"
     if dated := _act_dated_otherwise(chain):
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
@@ -753,8 +757,8 @@ def _acts_asked(asked: str, kind: str) -> tuple[str, ...]:
     after_determiner = len(tokens) > 1 and tokens[-2] in DETERMINERS  # "open its doors": "doors" is a noun
     # "who built the steamer that Ivo Lant commanded?": a verb ending a clause on the thing acted on describes it
     describes_the_thing = bool(acts) and bool(who) and bool(re.search(r"\b(?:that|which|whom)\b", question))
-    if last and verb_shaped(last[0]) and not after_determiner and not _ends_in_a_clause(tokens) and \
-            not describes_the_thing:
+    if last and (verb_shaped(last[0]) or irregular_form(last[0])) and not after_determiner and \
+            not _ends_in_a_clause(tokens) and not describes_the_thing:
         acts.append(last[0])
     # "when was the ferry company set up?", "when did the forge close down?": a verb with its particle ends the
     # question, unless a clause or a time ("at the time the hut burned down") ends it
@@ -827,6 +831,26 @@ def _act_counted_otherwise(chain: Chain) -> str:
         if others:
             return others[0]
     return ""
+
+
+def _counted_for_another(chain: Chain) -> tuple[str, str]:
+    """Another count of the cited sentence whose clause says more of what the question asks than the answer's own
+    clause does ("men's ward 20 beds, women's ward 12 beds" for "how many beds in the women's ward?"): one sentence,
+    two counts, each of the thing its clause names. The other count, and a word of the question only its clause
+    says."""
+    if chain.kind != "number":
+        return "", ""
+    asked = stems_of(chain.question)
+    for text in chain.stating:
+        clauses = _CLAUSES.split(text)
+        own = next((clause for clause in clauses if chain.answer in clause), "")
+        said = stems_of(own) & asked
+        for clause in clauses:
+            counts = [count.group(0) for count in _COUNT.finditer(clause) if not YEAR.fullmatch(count.group(0))]
+            more = stems_of(clause) & asked
+            if own and clause != own and counts and said < more:
+                return counts[0], sorted(more - said)[0]
+    return "", ""
 
 
 def act_years(text: str, acts: set[str]) -> list[str]:

@@ -97,3 +97,10 @@ def test_a_value_marked_corrected_gives_way_to_the_value_after_it():
     answer, _ = _chain_of("In which year did the Orlby Corn Mill close?",
                           _sources(("Mill facts", f"Name: Orlby Corn Mill\n{said}")))
     assert answer == "1931"
+
+
+def test_a_value_followed_by_no_and_another_gives_way_to_it():
+    relation = stems("opened")
+    said = "Opened: 1929 — no, 1928 per the council minutes."
+    assert sets_aside(said, "1929", relation) and not sets_aside(said, "1928", relation)
+    assert not sets_aside("Opened: 1929, no records survive of the first season.", "1929", relation)

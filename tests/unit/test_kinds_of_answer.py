@@ -95,3 +95,10 @@ def test_a_post_no_source_speaks_of_is_held_by_no_one_read_about():
     warden = Chain(question="Who was the warden of Kesh in 1958?", answer="Ivo Marr", kind="person",
                    stating=(said,), answer_pages=("Wardens",), read=(f"Wardens. {said}",))
     assert not any("mentions 'warden'" in gap for gap in assess(warden).missing)
+
+
+def test_of_two_counts_in_one_sentence_the_one_whose_clause_says_more_of_the_question_counts_it():
+    said = "The loft was split into two rooms — men's room 20 beds, women's room 12 beds."
+    question = "How many beds were in the women's room at Kesh?"
+    assert _fit(question, "20", "number", said) < RIGHT
+    assert _fit(question, "12", "number", said) == RIGHT

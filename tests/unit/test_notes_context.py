@@ -140,3 +140,17 @@ def test_a_year_dating_a_thing_after_before_or_after_still_gives_that_year():
     beds = Chain(question=question, answer="40", kind="number", stating=("Beds after 1958 extension: 40",),
                  answer_pages=("Kesh hostel",), read=("Kesh hostel. Beds after 1958 extension: 40",))
     assert not any("1958" in gap for gap in assess(beds).missing)
+
+
+def test_a_light_verb_with_its_preposition_and_an_irregular_past_are_acts_asked():
+    water = Chain(question="In which year did floodwater get into the Kesh boathouse?", answer="", kind="date",
+                  stating=())
+    assert asked_acts(water) == ("get",)
+    gate = Chain(question="In what year was the churchyard gate at St Orla's hung?", answer="", kind="date",
+                 stating=())
+    assert asked_acts(gate) == ("hung",)
+    said = "Boathouse opened: 12 May 1877 (minute book)"
+    opened = Chain(question=water.question, answer="1877", kind="date", stating=(said,), answer_pages=("Kesh club",),
+                   read=(f"Kesh club. {said}",))
+    assert any("does not say 'get'" in gap for gap in assess(opened).missing)
+
