@@ -298,9 +298,17 @@ def said_on(text: str, source: SourceRecord) -> str:
     """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it, and the name
     heading its section set before a line that describes it ("Ada Pell: Farrier at the Kesh forge.")."""
     page = source.get("text", "")
-    if (section := section_subject(page, source["title"])) and section not in text and _describing_fragment(text):
+    if (section := section_subject(page, source["title"])) and section not in text and tells_of_its_heading(text):
         return f"{section}: {text}"
     return with_subject(text, source["title"], page)
+
+
+def tells_of_its_heading(text: str, common: frozenset[str] = frozenset()) -> bool:
+    """A note's line with no subject of its own: it opens on a past form ("Drowned 1841 when the ferry capsized.") or
+    has no verb at all ("Farrier at the Kesh forge."). Under a name's heading it tells what that name did, underwent
+    or was."""
+    return (text[:1].isupper() and verb_shaped(subject_word(text)) or _describing_fragment(text, common)) and \
+        not is_field(text)
 
 
 def prose(text: str) -> bool:
@@ -398,8 +406,8 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     # "## Ada Pell" over "Drowned 1841 when the ferry capsized." or "Keeper of the Kesh light from 1852.": a line
     # that opens on a past form, or has neither subject nor verb, tells what the name heading its section did,
     # underwent or was
-    if (line.text[:1].isupper() and verb_shaped(opener) or _describing_fragment(line.text, common)) and \
-            not is_field(line.text) and (section := section_subject(line.source["text"], line.source["title"], common)):
+    if tells_of_its_heading(line.text, common) and (section := section_subject(line.source["text"],
+                                                                                line.source["title"], common)):
         return [section]
     return []
 

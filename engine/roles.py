@@ -87,6 +87,9 @@ def _participle(word: str) -> bool:
 def _main_verb(tokens: list[str]) -> int | None:
     """Index of the clause's main verb (the auxiliary where there is one), or None when none is recognisable."""
     for index, token in enumerate(tokens):
+        if index == 0 and len(tokens) > 1 and (_participle(token.lower()) or token.lower() in IRREGULAR_PASTS) and \
+                not tokens[1][:1].isupper():
+            return 0  # a note's line that opens on its verb ("Drowned 1841 off the point"): it has no subject
         if index == 0 or not token[:1].islower():
             continue
         previous = tokens[index - 1]
@@ -131,6 +134,9 @@ def _passive(tokens: list[str], verb: int) -> bool:
     return False
 
 
+_LABELLED_LINE = re.compile(r"^(?P<label>[A-Z][^:;,.]{0,60}?):\s+(?P<line>[A-Z].*)$", re.DOTALL)
+
+
 def _refers_to_title(subject: list[str], title: str) -> bool:
     """A subject that names no one stands for the page's subject when it is a pronoun or a description whose noun is
     in the title ("It", "The festival" on the page "Orren Festival")."""
@@ -149,7 +155,10 @@ def _refers_to_title(subject: list[str], title: str) -> bool:
 @functools.lru_cache(maxsize=8192)
 def roles(sentence: str, title: str = "") -> Roles:
     """The agent side of ``sentence``'s first clause; ``title`` (its page's subject) fills a subject that only
-    refers to it."""
+    refers to it, and the subject of a note's line that has none ("Drowned 1841 off the point." under "## Ivo
+    Marr"). A name set before such a line with a colon ("Ivo Marr: Drowned 1841 ...") is the one it tells of."""
+    if (labelled := _LABELLED_LINE.match(sentence)) and entities(labelled.group("label")) == [labelled.group("label")]:
+        sentence, title = labelled.group("line"), labelled.group("label")
     tokens = _clause(sentence)
     verb = _main_verb(tokens)
     if verb is None:
@@ -158,11 +167,12 @@ def roles(sentence: str, title: str = "") -> Roles:
     named = [n for n in entities(" ".join(subject)) if not n.lower().replace("’", "'").endswith("'s")]
     if not named and len(subject) == 1 and subject[0][:1].isupper() and subject[0].lower() not in STOPWORDS:
         named = [subject[0]]  # a one-word name that is the whole subject ("Kesh drew ..."), which entities() skips
-    passive = _passive(tokens, verb)
+    # "Founded 1902 by Ada Pell": a line opening on its participle with an agent after "by" is passive
+    passive = _passive(tokens, verb) or verb == 0 and bool(_BY_AGENT.search(" ".join(predicate)))
     agents: list[str] = []
     if not passive:
         agents += named
-        if not named and _refers_to_title(subject, title):
+        if not named and title and (not subject or _refers_to_title(subject, title)):
             agents.append(title)
     else:
         agents += _BY_AGENT.findall(" ".join(predicate))

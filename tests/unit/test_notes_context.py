@@ -6,9 +6,11 @@ its paraphrases ("set up" by "founded")."""
 from __future__ import annotations
 
 from satiate.engine.answer import find_answer, said_on
+from satiate.engine.grounding import supports
 from satiate.engine.reading.chain import Chain, collection_subject
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import asked_acts, who_did_act
+from satiate.engine.roles import roles
 from satiate.tools.text import stem
 
 
@@ -154,3 +156,15 @@ def test_a_light_verb_with_its_preposition_and_an_irregular_past_are_acts_asked(
                    read=(f"Kesh club. {said}",))
     assert any("does not say 'get'" in gap for gap in assess(opened).missing)
 
+
+
+def test_a_line_with_no_subject_grounds_a_claim_about_its_heading_and_no_other_name():
+    source = {"id": "S1", "key": "doc:1", "doc_id": "doc:1", "title": "Ferry hands", "url": "",
+              "text": "# Ivo Marr\n\nFerry-boy, 1830s.\nDrowned 1841 when the ferry capsized on Orlby Sands."}
+    line = "Drowned 1841 when the ferry capsized on Orlby Sands."
+    claim = said_on(line, source)
+    assert claim == f"Ivo Marr: {line}"
+    assert roles(line, "Ivo Marr").agents == ("Ivo Marr",) and roles(claim).agents == ("Ivo Marr",)
+    assert supports(claim, source, 0.6) is not None
+    assert supports(f"Nell Vane: {line}", source, 0.6) is None  # another name set before the line
+    assert roles("Founded 1902 by Ada Pell.", "Kesh Mill").agents == ("Ada Pell",)  # passive: the agent after "by"
