@@ -399,9 +399,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     if other_count := _act_counted_otherwise(chain):
         return WRONG_KIND, f"the cited sentence counts what the question asks as '{other_count}', not '{answer}'"
-    if (other := _counted_for_another(chain))[0]:
-        return WRONG_KIND, f"the cited sentence counts '{other[0]}' in the clause that says '{other[1]}', and " \
-                           f"'{answer}' for something else"
+    if (counted_there := _counted_for_another(chain))[0]:
+        return WRONG_KIND, f"the cited sentence counts '{counted_there[0]}' in the clause that says " \
+                           f"'{counted_there[1]}', and '{answer}' for something else"
     if dated := _act_dated_otherwise(chain):
         return WRONG_KIND, f"the cited sentence dates what the question asks ('{dated[0]}') to {dated[1]}, not to " \
                            f"'{answer}'"
