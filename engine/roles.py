@@ -207,8 +207,8 @@ _CLAUSE_BREAK = re.compile(r"[,;:.!?—–()]")
 _SET_ASIDE = re.compile(r"\bnot\s+(?:(?:at|in|on|from|to|by|for|with|the|a|an)\s+){0,2}$", re.IGNORECASE)
 
 # "founded in 1921 [sic: should be 1912]", "1921 (a misprint for 1912)": a value the text flags as mistaken right
-# after it, past an aside in brackets ("240 (the 1951 inventory), corrected to 226"); "1930 — corrected, it was
-# 1931" and "1929 — no, 1928 per the minutes" too
+# after it, past an aside in brackets ("240 (the 1951 inventory), corrected to 226"); "1962 — corrected, it was
+# 1963" and "1911 — no, 1910 per the yard book" too
 _FLAGGED = re.compile(r"^(?:\s*\([^)]{0,60}\))?[\s*_,;:—–-]*[\[(]?[\s*_]*(?:sic\b|should (?:be|read|say)\b|recte\b|"
                       r"wrong\b|a (?:mistake|misprint|typo)\b|an error\b|in error\b|(?:later\s+)?(?:corrected|amended|"
                       r"revised)(?:\s+(?:to|in)\b|\s*[,:;])|no\s*,)", re.IGNORECASE)

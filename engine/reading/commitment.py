@@ -143,8 +143,8 @@ HEDGED = 0.5  # every cited sentence stating the answer doubts it or reports ano
 OFF_SUBJECT = 0.5  # the answer sentence names nothing of the question and no hop ties it to the question
 NO_RELATION_SHARE = 0.5  # coverage at most, when the chain states none of the question's words besides its names
 BECOMES = re.compile(r"\bbec[oa]mes?\s+(?:(?:the|its|their|an?)\s+)?([a-z]+(?:\s+[a-z]+)?)")  # "become head keeper"
-MADE_REACH = 3  # words after a light verb read for the thing it makes ("made the iron waterwheel")
-# a year that bounds another time ("Before 1859 the stamps ..."); not one that dates a thing ("after 1958 extension")
+MADE_REACH = 3  # words after a light verb read for the thing it makes ("made the brass weathercock")
+# a year that bounds another time ("Before 1902 the ferry ..."); not one that dates a thing ("after 1972 refit")
 BOUNDING = re.compile(r"\b(?:before|after|prior to|pre-)\s*$", re.IGNORECASE)
 BOUND_ENDS = re.compile(r"\s*(?:[,.;:)]|$|(?:the|an?|it|he|she|they|we|i|there|this)\b)", re.IGNORECASE)
 NAME_WEIGHT = 2.0  # how much more a word of a name the question gives counts towards coverage than its other words
@@ -352,8 +352,8 @@ def assess(chain: Chain) -> Commitment:
     unread += [noun for noun in asked_noun if not form and noun != kind_told and not (
                chain.kind == "place" and noun in PLACE_NOUNS)
                and not named_as_a_firm(noun, chain.answer) and not any(
-                   all(states(part, stems_of(text)) for part in stems_of(noun)) for text in read)]  # "post-boy": each
-    # "who was the architect of the hall?": the post asked, when no source read uses it, is said of no one
+                   all(states(part, stems_of(text)) for part in stems_of(noun)) for text in read)]  # "ferry-boy": each
+    # "who was the surveyor of the quay?": the post asked, when no source read uses it, is said of no one
     post = ASKS_WHO_WAS.match(" ".join(words(chain.question))) if chain.kind == "person" else None
     post_noun = post.group("phrase").split()[-1] if post else ""
     unread += [post_noun] if names_a_person(post_noun) and not any(states(stem(post_noun), stems_of(text))
@@ -802,7 +802,7 @@ def _year_unstated(chain: Chain) -> str:
 
 def _gives_year(text: str, year: int) -> bool:
     """The text gives the year, or a stretch of years or a decade that holds it; a year it bounds another time by
-    ("before 1859", "after 1859") is not the time it tells of."""
+    ("before 1902", "after 1902") is not the time it tells of."""
     if any(not (BOUNDING.search(text, 0, at.start()) and BOUND_ENDS.match(text, at.end()))
            for at in re.finditer(rf"(?<!\d){year}(?!\d)", text)) or any(
             int(decade) == year // 10 for decade in DECADE.findall(text)):

@@ -100,11 +100,11 @@ JOINED_CLAUSES = re.compile(r";\s+|,\s+and\s+|\s+and\s+(?=[A-Z])")
 CATENATIVES = frozenset("managed tried helped failed began started continued decided agreed refused offered attempted "
                         "volunteered arranged chose promised".split())
 # "who founded ...?": the one who acted is asked for
-# "who was running the mill?" asks the act as "who ran the mill?" does
+# "who was keeping the ledger?" asks the act as "who kept the ledger?" does
 ASKS_WHO_DID = re.compile(r"^who (?P<progressive>(?:was|were|is|are) (?=\w+ing\b))?"
                           rf"(?P<handed>(?:{'|'.join(sorted(CATENATIVES))}) to )?(?P<act>\w+)\b")
 # "what was X renamed in 1980?": a passive question, the answer completes the participle after its subject
-# ("in which year was the hall damaged by fire?" too: a preposition may open it, and a noun follow its question word)
+# ("in which year was the chapel flooded?" too: a preposition may open it, and a noun follow its question word)
 ASKS_THROUGH_PASSIVE = re.compile(r"^(?:(?:in|on|at|by|during|from|for|since|until) )?(?:what|who|whom|which \w+|"
                                   r"what \w+|when|where) (?:was|were|is|are) (?P<rest>.+)$")
 CLAUSE_WORDS = frozenset("when that which who whom whose where while after before until because".split())
@@ -420,9 +420,9 @@ def _spells_a_first_name(name: str) -> bool:
 
 
 def _qualifies_a_noun(chain: Chain) -> str:
-    """The common noun the answer stands before in every cited sentence that gives it ("the Gull Point crazy golf",
-    "the new Kesh Hall clock"): a name so placed tells which thing, and the thing is the noun, not the name. The noun
-    the question asks by ("what was the ferry called?" answered by "the Gull Rose ferry") is the name's own."""
+    """The common noun the answer stands before in every cited sentence that gives it ("the Orlby Point car park",
+    "the new Kesh Hall weathervane"): a name so placed tells which thing, and the thing is the noun, not the name.
+    The noun the question asks by ("what was the ferry called?" answered by "the Gull Rose ferry") is the name's own."""
     asked = {stem(word) for word in asked_phrase(chain.question)}
     if set(asked_phrase(chain.question)[-1:]) & ADJECTIVE_HEADS:
         return ""  # "what nationality ...?" is answered by the word before the noun ("a British engineer")
@@ -443,7 +443,7 @@ def _qualifies_a_noun(chain: Chain) -> str:
 
 def _not_a_town(chain: Chain) -> str:
     """What the answer is instead of the settlement asked ("in which town ...?"): a street or a quay by the noun its
-    name ends in ("Mill Lane"), or a building by being written only as an owner of nothing ("at St Orla's, Kesh")."""
+    name ends in ("Tanyard Row"), or a building by being written only as an owner of nothing ("at St Orla's, Kesh")."""
     asked = asked_phrase(chain.question)[-1:]
     if not asked or asked[0] not in TOWN_NOUNS:
         return ""

@@ -63,7 +63,7 @@ PLACE_NOUNS = frozenset(
 SETTLEMENT_NOUNS = frozenset("place city town country county state region province village area location district "
                              "capital borough municipality".split())
 # The settlements a name answers only when it is not a street's, a quay's or a building's ("in which town ...?" is
-# not answered by "Mill Lane" or "St Orla's"), and the nouns a street or a landing is called by
+# not answered by "Tanyard Row" or "St Orla's"), and the nouns a street or a landing is called by
 TOWN_NOUNS = frozenset("town village city hamlet borough".split())
 STREET_NOUNS = frozenset("street road lane row square avenue quay wharf".split())
 # Nouns for a trading concern, and the marks a concern's name bears ("Pell & Reed", "Kesh Mills Ltd", "Ivo Marr &
@@ -232,7 +232,7 @@ def _noun_phrase(tokens: list[str], after_article: bool = False) -> list[str]:
     nouns = [word for word in phrase if word not in STOPWORDS]
     if nouns and nouns[-1] in KIND_WORDS:
         nouns = nouns[:-1]  # "which pear variety" asks for a pear
-    if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].replace("-", "").isalpha():  # "post-boy" is one
+    if not nouns or len(phrase) > MAX_PHRASE_WORDS or not nouns[-1].replace("-", "").isalpha():  # "ferry-boy" is one
         return []
     return nouns
 

@@ -343,10 +343,10 @@ def test_a_notes_line_opening_on_its_verb_names_what_the_verb_acts_on() -> None:
     # a past form the lexicon knows is the line's verb, written in lower case elsewhere or not; a name that only
     # ends as a past does is a name; a year after a name dates the line
     assert name_spans("Paid Ada Pell's wage from 1901.") == ["Ada Pell"]
-    assert name_spans("Married Ivo Marr 1819 at Kesh.") == ["Ivo Marr", "Kesh"]
+    assert name_spans("Buried Ivo Marr 1902 at Kesh.") == ["Ivo Marr", "Kesh"]
     assert name_spans("Winifred Marr came in 1902.") == ["Winifred Marr"]
-    assert name_spans("> Dear Dr Pell, I visited last week.") == ["Dr Pell"]  # a letter's greeting
-    assert name_spans("9 Mar Requisition of the hall, 1940.") == ["Requisition"]  # a day and a short month: a date
+    assert name_spans("> Dear Dr Pell, thank you for the photographs.") == ["Dr Pell"]  # a letter's greeting
+    assert name_spans("14 Oct Auction of the boats, 1931.") == ["Auction"]  # a day and a short month: a date
     assert name_spans("On 3 Jan Ivo Marr came.") == ["Ivo Marr"]
     assert name_spans("Jan Ferris came.") == ["Jan Ferris"]
 

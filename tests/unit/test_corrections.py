@@ -91,16 +91,16 @@ def test_one_value_written_twice_is_no_tie():
 
 
 def test_a_value_marked_corrected_gives_way_to_the_value_after_it():
-    relation = stems("closed")
-    said = "Closed: 1930 — corrected, it was 1931 (see the rate book)"
-    assert sets_aside(said, "1930", relation) and not sets_aside(said, "1931", relation)
-    answer, _ = _chain_of("In which year did the Orlby Corn Mill close?",
+    relation = stems("shut")
+    said = "Shut: 1962 — corrected, it was 1963 (see the parish book)"
+    assert sets_aside(said, "1962", relation) and not sets_aside(said, "1963", relation)
+    answer, _ = _chain_of("When did the Orlby Corn Mill shut?",
                           _sources(("Mill facts", f"Name: Orlby Corn Mill\n{said}")))
-    assert answer == "1931"
+    assert answer == "1963"
 
 
 def test_a_value_followed_by_no_and_another_gives_way_to_it():
-    relation = stems("opened")
-    said = "Opened: 1929 — no, 1928 per the council minutes."
-    assert sets_aside(said, "1929", relation) and not sets_aside(said, "1928", relation)
-    assert not sets_aside("Opened: 1929, no records survive of the first season.", "1929", relation)
+    relation = stems("launched")
+    said = "Launched: 1911 — no, 1910 per the yard book."
+    assert sets_aside(said, "1911", relation) and not sets_aside(said, "1910", relation)
+    assert not sets_aside("Launched: 1911, no plans survive of her first rig.", "1911", relation)

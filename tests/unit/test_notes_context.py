@@ -37,7 +37,7 @@ STAFF = (("Ferry hands", "# Ivo Marr\n\nFerry-boy, 1830s.\nDrowned 1841 when the
 
 
 def test_a_line_with_no_subject_tells_of_the_name_heading_its_section():
-    answer, chain = _chain_of("What was the name of the ferry-boy drowned in 1841?", _sources(*STAFF))
+    answer, chain = _chain_of("What was the ferry-boy who drowned in 1841 called?", _sources(*STAFF))
     assert answer == "Ivo Marr"
     assert assess(chain).confidence >= 0.8
 
@@ -48,14 +48,14 @@ def test_a_describing_line_under_a_heading_names_its_holder():
 
 
 def test_what_every_note_is_about_need_not_be_said_again():
-    notes = [f"Note {n}. The almshouse trustees met in 18{n}0." for n in range(1, 7)]
-    chain = Chain(question="In which year was the almshouse bell recast?", answer="1902", kind="date",
-                  stating=("Recast: 1902, by Pell & Reed of Kesh",), answer_pages=("The bell",),
-                  read=("The bell. Recast: 1902, by Pell & Reed of Kesh", *notes))
-    assert collection_subject(chain, {stem("almshouse"), stem("bell")}) == {stem("almshouse")}
+    notes = [f"Note {n}. The chapel trustees met in 18{n}0." for n in range(1, 7)]
+    chain = Chain(question="In which year was the chapel clock regilded?", answer="1887", kind="date",
+                  stating=("Regilded: 1887, by Pell & Reed of Kesh",), answer_pages=("The clock",),
+                  read=("The clock. Regilded: 1887, by Pell & Reed of Kesh", *notes))
+    assert collection_subject(chain, {stem("chapel"), stem("clock")}) == {stem("chapel")}
     assert assess(chain).confidence == 1.0
-    few = Chain(question=chain.question, answer="1902", kind="date", stating=chain.stating,
-                answer_pages=chain.answer_pages, read=("The bell. Recast: 1902", *notes[:2], "Kesh.", "Orlby.",
+    few = Chain(question=chain.question, answer="1887", kind="date", stating=chain.stating,
+                answer_pages=chain.answer_pages, read=("The clock. Regilded: 1887", *notes[:2], "Kesh.", "Orlby.",
                                                        "Ferry.", "Toll."))
     assert assess(few).confidence < 0.8  # two notes of seven do not make it the folder's subject
 
@@ -78,14 +78,14 @@ def test_a_row_holding_another_value_where_the_question_fixes_one_is_another_cas
 
 
 def test_a_year_that_bounds_another_time_is_not_the_time_asked():
-    question = "How many boats did the 1859 Kesh yard build?"
+    question = "How many boats did the 1902 Kesh yard build?"
     before = Chain(question=question, answer="32", kind="number",
-                   stating=("Before 1859 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
-                   read=("Kesh yard. Before 1859 the Kesh yard built 32 boats.",))
-    assert any("1859" in gap for gap in assess(before).missing)
+                   stating=("Before 1902 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
+                   read=("Kesh yard. Before 1902 the Kesh yard built 32 boats.",))
+    assert any("1902" in gap for gap in assess(before).missing)
     during = Chain(question=question, answer="32", kind="number",
-                   stating=("In 1859 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
-                   read=("Kesh yard. In 1859 the Kesh yard built 32 boats.",))
+                   stating=("In 1902 the Kesh yard built 32 boats.",), answer_pages=("Kesh yard",),
+                   read=("Kesh yard. In 1902 the Kesh yard built 32 boats.",))
     assert assess(during).confidence == 1.0
 
 
@@ -97,63 +97,63 @@ def test_a_phrasal_verb_is_found_by_its_paraphrase():
 
 
 def test_a_progressive_question_asks_its_act():
-    assert who_did_act("Who was conducting the band in 1962?") == stem("conducting")
-    assert who_did_act("Who was the conductor in 1962?") == ""
-    chain = Chain(question="Who was conducting the band in the year it won the Kesh Shield?", answer="Ada Pell",
-                  kind="person", stating=("Ada Pell: Played the cornet in the band as a girl.",),
-                  hops=("The band carried off the Kesh Shield in 1962.",), answer_pages=("People",),
-                  read=("People. ## Ada Pell\nPlayed the cornet in the band as a girl.",
-                        "Gazette. The band carried off the Kesh Shield in 1962. Its conductor was praised."))
+    assert who_did_act("Who was leading the choir in 1962?") == stem("leading")
+    assert who_did_act("Who was the leader in 1962?") == ""
+    chain = Chain(question="Who was leading the choir in the year it won the Kesh Cup?", answer="Ada Pell",
+                  kind="person", stating=("Ada Pell: Sang alto in the choir as a girl.",),
+                  hops=("The choir took the Kesh Cup in 1962.",), answer_pages=("People",),
+                  read=("People. ## Ada Pell\nSang alto in the choir as a girl.",
+                        "Gazette. The choir took the Kesh Cup in 1962. Its leader was praised."))
     judged = assess(chain)
-    assert judged.confidence < 0.8 and any("was conducting" in gap for gap in judged.missing)
+    assert judged.confidence < 0.8 and any("was leading" in gap for gap in judged.missing)
 
 
 def test_who_made_a_thing_asks_the_making_not_what_was_done_with_it():
-    question = "Who made the iron wheel put in at Kesh mill in 1884?"
+    question = "Who made the brass weathercock fixed on Kesh chapel in 1903?"
     fitted = Chain(question=question, answer="Ivo Marr", kind="person",
-                   stating=("Ivo Marr: Put in the iron wheel at Kesh mill 1884.",), answer_pages=("Millers",),
-                   read=("Millers. # Ivo Marr\nPut in the iron wheel at Kesh mill 1884.",))
+                   stating=("Ivo Marr: Fixed the brass weathercock on Kesh chapel 1903.",), answer_pages=("Smiths",),
+                   read=("Smiths. # Ivo Marr\nFixed the brass weathercock on Kesh chapel 1903.",))
     assert any("who made" in gap for gap in assess(fitted).missing)
-    said = "The iron wheel put in at Kesh mill in 1884 was made by Pell & Reed."
+    said = "The brass weathercock fixed on Kesh chapel in 1903 was made by Pell & Reed."
     made = Chain(question=question, answer="Pell & Reed", kind="person", stating=(said,), answer_pages=("Mill",),
                  read=(f"Mill. {said}",))
     assert not any("who made" in gap for gap in assess(made).missing)
 
 
 def test_a_passive_question_opened_by_a_preposition_asks_its_act():
-    question = "In which year was the Kesh hall damaged by fire?"
-    assert asked_acts(Chain(question=question, answer="", kind="date", stating=())) == ("damaged",)
-    said = "Seating: 180 (fire officer's figure, 1977)"
-    seats = Chain(question=question, answer="1977", kind="date", stating=(said,), answer_pages=("Kesh hall",),
-                  read=(f"Kesh hall. {said}",))
-    assert any("does not say 'damaged'" in gap for gap in assess(seats).missing)
+    question = "In which year was the Orlby chapel flooded by the river?"
+    assert asked_acts(Chain(question=question, answer="", kind="date", stating=())) == ("flooded",)
+    said = "Pews: 240 (surveyor's count, 1983)"
+    pews = Chain(question=question, answer="1983", kind="date", stating=(said,), answer_pages=("Orlby chapel",),
+                 read=(f"Orlby chapel. {said}",))
+    assert any("does not say 'flooded'" in gap for gap in assess(pews).missing)
 
 
 def test_becoming_a_post_is_told_by_the_post():
-    question = "In what year did Ada Pell's brother become manager of the works?"
-    shut = Chain(question=question, answer="1930", kind="date", stating=("Says the works shut in 1930.",),
-                 hops=("Her brother Ivo Marr was the last manager.",), answer_pages=("Interview",),
-                 read=("Interview. Says the works shut in 1930.", "Chat. Her brother Ivo Marr was the last manager."))
-    assert any("does not say 'manager'" in gap for gap in assess(shut).missing)
+    question = "In what year did Ada Pell's brother become foreman of the tannery?"
+    shut = Chain(question=question, answer="1952", kind="date", stating=("Recalls the tannery closing in 1952.",),
+                 hops=("Her brother Ivo Marr was its last foreman.",), answer_pages=("Interview",),
+                 read=("Interview. Recalls the tannery closing in 1952.",
+                       "Chat. Her brother Ivo Marr was its last foreman."))
+    assert any("does not say 'foreman'" in gap for gap in assess(shut).missing)
 
 
 def test_a_year_dating_a_thing_after_before_or_after_still_gives_that_year():
-    question = "How many beds did the Kesh hostel have after the 1958 extension?"
-    beds = Chain(question=question, answer="40", kind="number", stating=("Beds after 1958 extension: 40",),
-                 answer_pages=("Kesh hostel",), read=("Kesh hostel. Beds after 1958 extension: 40",))
-    assert not any("1958" in gap for gap in assess(beds).missing)
+    question = "How many berths did the Kesh ferry have after the 1972 refit?"
+    berths = Chain(question=question, answer="26", kind="number", stating=("Berths after 1972 refit: 26",),
+                   answer_pages=("Kesh ferry",), read=("Kesh ferry. Berths after 1972 refit: 26",))
+    assert not any("1972" in gap for gap in assess(berths).missing)
 
 
 def test_a_light_verb_with_its_preposition_and_an_irregular_past_are_acts_asked():
-    water = Chain(question="In which year did floodwater get into the Kesh boathouse?", answer="", kind="date",
-                  stating=())
-    assert asked_acts(water) == ("get",)
-    gate = Chain(question="In what year was the churchyard gate at St Orla's hung?", answer="", kind="date",
+    tide = Chain(question="In which year did the tide get into the Orlby net loft?", answer="", kind="date",
                  stating=())
-    assert asked_acts(gate) == ("hung",)
-    said = "Boathouse opened: 12 May 1877 (minute book)"
-    opened = Chain(question=water.question, answer="1877", kind="date", stating=(said,), answer_pages=("Kesh club",),
-                   read=(f"Kesh club. {said}",))
+    assert asked_acts(tide) == ("get",)
+    bell = Chain(question="In what year was the tower bell at Kesh chapel hung?", answer="", kind="date", stating=())
+    assert asked_acts(bell) == ("hung",)
+    said = "Net loft built: 3 June 1861 (deed)"
+    opened = Chain(question=tide.question, answer="1861", kind="date", stating=(said,), answer_pages=("Orlby",),
+                   read=(f"Orlby. {said}",))
     assert any("does not say 'get'" in gap for gap in assess(opened).missing)
 
 
