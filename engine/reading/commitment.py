@@ -353,11 +353,13 @@ def assess(chain: Chain) -> Commitment:
                chain.kind == "place" and noun in PLACE_NOUNS)
                and not named_as_a_firm(noun, chain.answer) and not any(
                    all(states(part, stems_of(text)) for part in stems_of(noun)) for text in read)]  # "ferry-boy": each
-    # "who was the surveyor of the quay?": the post asked, when no source read uses it, is said of no one
+    # "who was the surveyor of the quay?", "what was the name of Ada Pell's husband?": the post or the relative
+    # asked, when no source read uses it, is said of no one
     post = ASKS_WHO_WAS.match(" ".join(words(chain.question))) if chain.kind == "person" else None
-    post_noun = post.group("phrase").split()[-1] if post else ""
-    unread += [post_noun] if names_a_person(post_noun) and not any(states(stem(post_noun), stems_of(text))
-                                                                  for text in read) else []
+    relative = owned_phrase(chain.question)[-1:] if chain.kind in ("person", "name") else []
+    post_nouns = ([post.group("phrase").split()[-1]] if post else []) + relative
+    unread += [noun for noun in dict.fromkeys(post_nouns) if names_a_person(noun) and not any(
+        states(stem(noun), stems_of(text)) for text in read)]
     # "what was X's maiden name?": a word qualifying what is asked of X, which no source uses, is not said of X
     owned = [word for word in owned_phrase(chain.question)[:-1] if word not in KIND_WORDS | STOPWORDS]
     unread += [word for word in owned if not any(states(stem(word), said_in(text)) for text in read)]
@@ -370,6 +372,10 @@ def assess(chain: Chain) -> Commitment:
     # ... but a verb the question asks through ("born", "founded") is the relation itself: unstated, it is open.
     asked |= {stem(word) for word in content_terms(chain.question) if verb_shaped(word)} - stems_of(chain.answer)
     asked -= LIGHT_VERBS  # "went", "took", "became" tell no relation of their own: their other words do
+    # ... and a relative the question asks for ("Ada Pell's wife") is asked whenever a source tells the relation in
+    # other words ("married"): the chain must tell it too
+    asked |= {stem(noun) for noun in relative if names_a_person(noun) and any(
+        states(stem(noun), stems_of(text)) for text in read)}
     asked -= {stem(word) for word in pointing_kind_words(chain.question)}
     asked -= {stem(opener)} if (opener := framing_opener(chain.question)) else set()  # "Roughly how many ...?"
     asked -= {stem(word) for word in MAKE_WORDS} if made_noun(chain.question) else set()  # the make: its name says it
@@ -441,11 +447,14 @@ def assess(chain: Chain) -> Commitment:
     acts = tuple(act for act in asked_acts(chain) if stem(act) not in LIGHT_VERBS or re.search(
         rf"\b{re.escape(act)}\s+(?:{'|'.join(VERB_FOLLOWERS)})\b", chain.question)) if chain.kind != "person" else ()
     # "when did she become manager?": becoming tells nothing of its own, the post taken is the act
-    post = BECOMES.search(chain.question)
-    acts += tuple(word for word in (post.group(1).split() if post and chain.kind != "person" else [])
-                  if names_a_person(word))[-1:]
+    taken = BECOMES.search(chain.question)
+    post_taken = [word for word in (taken.group(1).split() if taken and chain.kind != "person" else [])
+                  if names_a_person(word)][-1:]
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
+    # ... said by the sentence itself: a page of captains names no one's taking of the post
+    post_untold = next((post for post in post_taken if not any(states(stem(post), said_in(affirmed(text)))
+                                                               for text in saying)), "")
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead;
     # a verb asked with its particle is that phrasal act, as above
     verb_unstated = bool(acts) and not all(stem(act) in bounded for act in acts) and not any(
@@ -490,6 +499,7 @@ def assess(chain: Chain) -> Commitment:
     # "who keeps the bees now?": only a line that tells the present says who does now
     not_now = asks_now(chain.question) and bool(chain.stating) and not any(tells_now(text) for text in chain.stating)
     relation_gaps = [f"the sentence stating '{answer}' does not say '{acts[0]}'" if verb_unstated else "",
+                     f"the sentence stating '{answer}' does not say '{post_untold}'" if post_untold else "",
                      f"the sentence stating '{answer}' does not say it is so now" if not_now else "",
                      f"the sentence stating '{answer}' does not say it is of the {version}" if version else "",
                      f"the sentence stating '{answer}' does not speak of the {thing}" if thing else "",

@@ -348,6 +348,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind in ("person", "name") and FIRST_NAME_ASKED.search(chain.question) and not _spells_a_first_name(
                 answer):
             return WRONG_KIND, f"'{answer}' gives no first name in full, and the question asks for one"
+        if chain.kind in ("place", "name") and (end := _at_the_other_end(chain)):
+            return WRONG_KIND, f"the cited sentence names '{answer}' after '{end}', the other end of the move asked"
         if chain.kind == "place" and (building := _not_a_town(chain)):
             return WRONG_KIND, f"'{answer}' is {building}, and the question asks for a settlement"
         if chain.kind in ("person", "name") and (qualified := _qualifies_a_noun(chain)):
@@ -439,6 +441,23 @@ def _qualifies_a_noun(chain: Chain) -> str:
             return ""
         nouns.append(word)
     return nouns[0] if nouns else ""
+
+
+_ENDS = {"from": ("to", "into"), "to": ("from",), "into": ("from",)}  # the two ends of a move
+
+
+def _at_the_other_end(chain: Chain) -> str:
+    """The preposition every cited sentence sets the answer after, when it is the other end of the move the question
+    asks ("which pub did the club move into?" answered by "the move from the Corn Exchange to the pub"): where it
+    came from is not where it went."""
+    asked = re.search(r"\b(from|into|to)\W*$", chain.question) or re.search(r"\b(?:move|moved|went|go|come|came)\s+"
+                                                                        r"(from|into|to)\b", chain.question)
+    if not asked or not chain.stating:
+        return ""
+    other = "|".join(_ENDS[asked.group(1)])
+    placed = re.compile(rf"\b({other})\s+(?:the\s+)?{re.escape(chain.answer)}\b")
+    found = [placed.search(text) for text in chain.stating]
+    return found[0].group(1) if all(found) and found[0] else ""
 
 
 def _not_a_town(chain: Chain) -> str:

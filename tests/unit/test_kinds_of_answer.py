@@ -101,3 +101,9 @@ def test_of_two_counts_in_one_sentence_the_one_whose_clause_says_more_of_the_que
     question = "How many cots were in the south ward at Kesh?"
     assert _fit(question, "14", "number", said) < RIGHT
     assert _fit(question, "9", "number", said) == RIGHT
+
+
+def test_where_a_thing_moved_from_does_not_answer_where_it_moved_to():
+    said = "The choir moved from the Corn Hall to the Swan in 1961."
+    assert _fit("Which inn did the choir move into in 1961?", "Corn Hall", "name", said) < RIGHT
+    assert _fit("Which inn did the choir move into in 1961?", "Swan", "name", said) == RIGHT

@@ -168,3 +168,17 @@ def test_a_line_with_no_subject_grounds_a_claim_about_its_heading_and_no_other_n
     assert supports(claim, source, 0.6) is not None
     assert supports(f"Nell Vane: {line}", source, 0.6) is None  # another name set before the line
     assert roles("Founded 1902 by Ada Pell.", "Kesh Mill").agents == ("Ada Pell",)  # passive: the agent after "by"
+
+
+def test_a_relative_asked_must_be_told_and_a_post_taken_said_by_the_sentence_not_its_page():
+    said = "Ivo Marr: Hired by Nell Vane the year the quay was built."
+    wife = Chain(question="What was the name of Ivo Marr's wife?", answer="Nell Vane", kind="person",
+                 stating=(said,), answer_pages=("Boatmen",),
+                 read=("Boatmen. # Ivo Marr\nHired by Nell Vane the year the quay was built.",
+                       "Chapel. Tam Reed married in 1890."))
+    assert any("'wife'" in gap for gap in assess(wife).missing)  # told elsewhere as "married", so asked
+    sailed = "Ivo Marr: Sailed from Kesh in spring 1870 with his two sons."
+    captain = Chain(question="In which year did Ivo Marr become captain of the Kesh boat?", answer="1870",
+                    kind="date", stating=(sailed,), answer_pages=("Captains of the Kesh boat",),
+                    read=(f"Captains of the Kesh boat. {sailed}",))
+    assert any("does not say 'captain'" in gap for gap in assess(captain).missing)
