@@ -452,9 +452,11 @@ def assess(chain: Chain) -> Commitment:
                   if names_a_person(word)][-1:]
     # a hop that states the answer too ("The hall burned on 14 May 1952." beside "Date: 14 May 1952") says it as well
     saying = list(chain.stating) + [hop for hop in chain.hops if chain.answer in hop]
-    # ... said by the sentence itself: a page of captains names no one's taking of the post
+    # ... said by the sentence itself (a page of captains names no one's taking of the post), or by the title of the
+    # table a row of it stands in ("Name: Ada Pell; Years in charge: 1891–1912" on a page of head keepers)
+    rows = [page for text, page in zip(chain.stating, chain.answer_pages) if len(ROW_FIELD.findall(text)) > 1]
     post_untold = next((post for post in post_taken if not any(states(stem(post), said_in(affirmed(text)))
-                                                               for text in saying)), "")
+                                                               for text in saying + rows)), "")
     # the noun a light verb asks through ("become the library's librarian") may be said by the page's title instead;
     # a verb asked with its particle is that phrasal act, as above
     verb_unstated = bool(acts) and not all(stem(act) in bounded for act in acts) and not any(

@@ -182,3 +182,8 @@ def test_a_relative_asked_must_be_told_and_a_post_taken_said_by_the_sentence_not
                     kind="date", stating=(sailed,), answer_pages=("Captains of the Kesh boat",),
                     read=(f"Captains of the Kesh boat. {sailed}",))
     assert any("does not say 'captain'" in gap for gap in assess(captain).missing)
+    row = "Name: Ivo Marr; Years in charge: 1891–1912; Came from: Orlby"
+    held = Chain(question="In which year did Ivo Marr become captain of the Kesh boat?", answer="1891", kind="date",
+                 stating=(row,), answer_pages=("Captains of the Kesh boat",),
+                 read=(f"Captains of the Kesh boat. {row}",))
+    assert not any("'captain'" in gap for gap in assess(held).missing)  # a row of the captains' table
