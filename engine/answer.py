@@ -298,17 +298,24 @@ def said_on(text: str, source: SourceRecord) -> str:
     """``with_subject`` for a sentence of ``source``: its title restored where a pronoun stands for it, and the name
     heading its section set before a line that describes it ("Ada Pell: Farrier at the Kesh forge.")."""
     page = source.get("text", "")
-    if (section := section_subject(page, source["title"])) and section not in text and tells_of_its_heading(text):
+    if (section := section_subject(page, source["title"])) and section not in text and \
+            tells_of_its_heading(text, section, page):
         return f"{section}: {text}"
     return with_subject(text, source["title"], page)
 
 
-def tells_of_its_heading(text: str, common: frozenset[str] = frozenset()) -> bool:
-    """A note's line with no subject of its own: it opens on a past form ("Drowned 1841 when the ferry capsized.") or
-    has no verb at all ("Farrier at the Kesh forge."). Under a name's heading it tells what that name did, underwent
-    or was."""
-    return (text[:1].isupper() and verb_shaped(subject_word(text)) or _describing_fragment(text, common)) and \
-        not is_field(text)
+def tells_of_its_heading(text: str, section: str, page: str, common: frozenset[str] = frozenset()) -> bool:
+    """A note's line with no subject of its own under a name's heading: it has no verb at all ("Farrier at the Kesh
+    forge."), or it opens on a past form ("Drowned 1841 when the ferry capsized.") under a heading the page never
+    writes a word of in lower case, as it does a topic's ("Built-in Types" over "Changed in version 3.8"). It tells
+    what that name did, underwent or was."""
+    if is_field(text):
+        return False
+    if _describing_fragment(text, common):
+        return True
+    lower = set(re.findall(r"\b[a-z][a-z'’-]+\b", page))
+    return text[:1].isupper() and verb_shaped(subject_word(text)) and not any(
+        word.lower() in lower for word in section.split())
 
 
 def prose(text: str) -> bool:
@@ -406,8 +413,8 @@ def _person_referred(line: Line, expected: Expected, common: frozenset[str], que
     # "## Ada Pell" over "Drowned 1841 when the ferry capsized." or "Keeper of the Kesh light from 1852.": a line
     # that opens on a past form, or has neither subject nor verb, tells what the name heading its section did,
     # underwent or was
-    if tells_of_its_heading(line.text, common) and (section := section_subject(line.source["text"],
-                                                                                line.source["title"], common)):
+    section = section_subject(line.source["text"], line.source["title"], common)
+    if section and tells_of_its_heading(line.text, section, line.source["text"], common):
         return [section]
     return []
 

@@ -187,3 +187,13 @@ def test_a_relative_asked_must_be_told_and_a_post_taken_said_by_the_sentence_not
                  stating=(row,), answer_pages=("Captains of the Kesh boat",),
                  read=(f"Captains of the Kesh boat. {row}",))
     assert not any("'captain'" in gap for gap in assess(held).missing)  # a row of the captains' table
+
+
+def test_a_topics_heading_does_not_become_the_subject_of_a_line_opening_on_a_past_form():
+    line = "Changed in 1902: the pumps were fitted with brass."
+    topic = {"id": "S1", "key": "doc:1", "doc_id": "doc:1", "title": "Pumps", "url": "",
+             "text": f"# Bilge Pumps\n\nBilge pumps are worked by hand.\n{line}"}
+    assert said_on(line, topic) == line  # "pumps" is written in lower case: a topic, not a name
+    person = {"id": "S2", "key": "doc:2", "doc_id": "doc:2", "title": "Crew", "url": "",
+              "text": "# Tam Reed\n\nDeckhand.\nJoined the Kesh boat in 1902."}
+    assert said_on("Joined the Kesh boat in 1902.", person) == "Tam Reed: Joined the Kesh boat in 1902."
