@@ -84,12 +84,13 @@ def _participle(word: str) -> bool:
         len(word) > 4 and word.endswith(("en", "wn")) and word not in INTERVENING | COUNT_WORDS)
 
 
-def _main_verb(tokens: list[str]) -> int | None:
-    """Index of the clause's main verb (the auxiliary where there is one), or None when none is recognisable."""
+def _main_verb(tokens: list[str], subjectless: bool = False) -> int | None:
+    """Index of the clause's main verb (the auxiliary where there is one), or None when none is recognisable. Under
+    a person's name (``subjectless``) a note's line may open on its verb ("Drowned 1841 off the point")."""
     for index, token in enumerate(tokens):
-        if index == 0 and len(tokens) > 1 and (_participle(token.lower()) or token.lower() in IRREGULAR_PASTS) and \
-                not tokens[1][:1].isupper():
-            return 0  # a note's line that opens on its verb ("Drowned 1841 off the point"): it has no subject
+        if subjectless and index == 0 and len(tokens) > 1 and not tokens[1][:1].isupper() and (
+                _participle(token.lower()) or token.lower() in IRREGULAR_PASTS):
+            return 0
         if index == 0 or not token[:1].islower():
             continue
         previous = tokens[index - 1]
@@ -134,7 +135,10 @@ def _passive(tokens: list[str], verb: int) -> bool:
     return False
 
 
-_LABELLED_LINE = re.compile(r"^(?P<label>[A-Z][^:;,.]{0,60}?):\s+(?P<line>[A-Z].*)$", re.DOTALL)
+# a person's name of two words or more ("Ivo Marr"), as a note's heading or set before its line ("Ivo Marr: Drowned
+# 1841 ..."); not a code name ("object.__getattr__") nor a numbered chapter's title
+_PERSON_LIKE = r"[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)+"
+_LABELLED_LINE = re.compile(rf"^(?P<label>{_PERSON_LIKE}):\s+(?P<line>[A-Z].*)$", re.DOTALL)
 
 
 def _refers_to_title(subject: list[str], title: str) -> bool:
@@ -160,7 +164,7 @@ def roles(sentence: str, title: str = "") -> Roles:
     if (labelled := _LABELLED_LINE.match(sentence)) and entities(labelled.group("label")) == [labelled.group("label")]:
         sentence, title = labelled.group("line"), labelled.group("label")
     tokens = _clause(sentence)
-    verb = _main_verb(tokens)
+    verb = _main_verb(tokens, subjectless=bool(title) and re.fullmatch(_PERSON_LIKE, title) is not None)
     if verb is None:
         return Roles((), judged=False)
     subject, predicate = tokens[:verb], tokens[verb:]
