@@ -148,7 +148,7 @@ _QUANTITY = re.compile(
     r"(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?P<unit>\s?°\s?[CF]\b|(?:\s+|-)[a-z]+)?"
     r"(?(unit)(?:\s+\d+\s+(?:in|inches)\b)?)"  # "2 ft 6 in": a measure in two units
 )
-# Units a number is measured in ("17 metres", "a 64-inch cylinder"); a counted noun ("40 million copies", "8,410
+# Units a number is measured in ("17 metres", "a 12-foot beam"); a counted noun ("40 million copies", "8,410
 # inhabitants") is not part of the answer.
 MEASURES = frozenset("metres meters metre meter feet foot miles mile kilometres kilometers km m ft inches inch yards "
                      "yard fathoms fathom acres acre tonnes tons kg pounds years days hours minutes seconds percent "
