@@ -3,31 +3,14 @@ the value the correcting line gives instead is, tied to its subject by the line 
 
 from __future__ import annotations
 
-from satiate.engine.answer import find_answer, said_on
-from satiate.engine.reading.chain import Chain
+from satiate.engine.answer import find_answer
 from satiate.engine.reading.commitment import assess
 from satiate.engine.roles import sets_aside
 from satiate.tools.text import stems
+from support.reading_support import finder_chain, note_sources
 
 FIELDS = "Name: Orlby Corn Mill\nBuilt: 1788\nReopened: 4 June 1930\nMiller: Ivo Marr"
 CORRECTION = "Went to the record office. Correction: the mill reopened in 1931, not 1930 (a slip of mine). Wet day."
-
-
-def _sources(*pages: tuple[str, str]) -> list[dict]:
-    return [{"id": f"S{n}", "key": f"doc:{n}", "doc_id": f"doc:{n}", "title": title, "text": text, "url": "",
-             "angle": "question"} for n, (title, text) in enumerate(pages, 1)]
-
-
-def _chain_of(question: str, sources: list[dict]) -> tuple[str | None, Chain]:
-    found = find_answer(question, sources)
-    chain = Chain(question=question, answer=found.short_answer or "", kind=found.kind,
-                  stating=tuple(said_on(line.text, line.source) for line in found.evidence[:1]),
-                  hops=tuple(said_on(line.text, line.source) for line in found.evidence[1:]),
-                  answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
-                  hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
-                  read=tuple(f"{s['title']}. {s['text']}" for s in sources),
-                  read_titles=tuple(s["title"] for s in sources))
-    return found.short_answer, chain
 
 
 def test_a_value_set_aside_while_the_relation_asked_is_said_is_corrected():
@@ -40,8 +23,8 @@ def test_a_value_set_aside_while_the_relation_asked_is_said_is_corrected():
 
 
 def test_the_correcting_value_answers_with_the_corrected_line_as_its_tie_to_the_subject():
-    answer, chain = _chain_of("In what year was the Orlby Corn Mill reopened?",
-                              _sources(("Mill facts", FIELDS), ("Research log", CORRECTION)))
+    answer, chain = finder_chain("In what year was the Orlby Corn Mill reopened?",
+                              note_sources(("Mill facts", FIELDS), ("Research log", CORRECTION)))
     assert answer == "1931"
     assert any("not 1930 (a slip of mine)" in text for text in chain.stating)
     assert any("Orlby Corn Mill" in text for text in chain.hops)
@@ -49,14 +32,14 @@ def test_the_correcting_value_answers_with_the_corrected_line_as_its_tie_to_the_
 
 
 def test_without_the_correction_the_field_answers():
-    answer, chain = _chain_of("In what year was the Orlby Corn Mill reopened?", _sources(("Mill facts", FIELDS)))
+    answer, chain = finder_chain("In what year was the Orlby Corn Mill reopened?", note_sources(("Mill facts", FIELDS)))
     assert answer == "1930" and assess(chain).confidence == 1.0
 
 
 def test_a_value_flagged_wrong_with_nothing_in_its_place_is_not_committed():
     flagged = "The booklet says the mill reopened in 1930 (a misprint), and gives no other year. Wet day."
-    answer, chain = _chain_of("In what year was the Orlby Corn Mill reopened?",
-                              _sources(("Mill facts", FIELDS), ("Research log", flagged)))
+    answer, chain = finder_chain("In what year was the Orlby Corn Mill reopened?",
+                              note_sources(("Mill facts", FIELDS), ("Research log", flagged)))
     assert answer == "1930"
     judged = assess(chain)
     assert judged.confidence == 0.0 and any("sets '1930' aside" in gap for gap in judged.missing)
@@ -64,28 +47,28 @@ def test_a_value_flagged_wrong_with_nothing_in_its_place_is_not_committed():
 
 def test_a_correction_of_another_act_leaves_the_answer_standing():
     other = "Correction: the mill was built in 1789, not 1788 (a slip of mine)."
-    answer, chain = _chain_of("In what year was the Orlby Corn Mill reopened?",
-                              _sources(("Mill facts", FIELDS), ("Research log", other)))
+    answer, chain = finder_chain("In what year was the Orlby Corn Mill reopened?",
+                              note_sources(("Mill facts", FIELDS), ("Research log", other)))
     assert answer == "1930" and assess(chain).confidence == 1.0
 
 
 def test_two_names_the_sources_support_equally_are_a_coin_flip_not_an_answer():
-    sources = _sources(("Keepers", "Ada Pell kept the Orlby light for the board."),
+    sources = note_sources(("Keepers", "Ada Pell kept the Orlby light for the board."),
                        ("More keepers", "Ivo Marr kept the Orlby light for the board."))
     found = find_answer("Who kept the Orlby light?", sources)
     assert found.short_answer is None
     assert "'Ada Pell'" in found.reason and "'Ivo Marr'" in found.reason and "equally" in found.reason
-    told = find_answer("Who kept the Orlby light?", _sources(
+    told = find_answer("Who kept the Orlby light?", note_sources(
         ("Keepers", "Ada Pell kept the Orlby light for the board."),
         ("More keepers", "Ivo Marr swept the Orlby yard.")))
     assert told.short_answer == "Ada Pell"
 
 
 def test_one_value_written_twice_is_no_tie():
-    sources = _sources(("Keepers", "Ada Pell kept the Orlby light for the board."),
+    sources = note_sources(("Keepers", "Ada Pell kept the Orlby light for the board."),
                        ("More keepers", "Pell kept the Orlby light for the board."))
     assert find_answer("Who kept the Orlby light?", sources).short_answer in ("Ada Pell", "Pell")
-    counts = _sources(("Log", "The gale stripped 3 slates from the Orlby barn."),
+    counts = note_sources(("Log", "The gale stripped 3 slates from the Orlby barn."),
                       ("Diary", "The gale stripped three slates from the Orlby barn."))
     assert find_answer("How many slates did the gale strip from the Orlby barn?", counts).short_answer in ("3", "three")
 
@@ -94,8 +77,8 @@ def test_a_value_marked_corrected_gives_way_to_the_value_after_it():
     relation = stems("shut")
     said = "Shut: 1962 — corrected, it was 1963 (see the parish book)"
     assert sets_aside(said, "1962", relation) and not sets_aside(said, "1963", relation)
-    answer, _ = _chain_of("When did the Orlby Corn Mill shut?",
-                          _sources(("Mill facts", f"Name: Orlby Corn Mill\n{said}")))
+    answer, _ = finder_chain("When did the Orlby Corn Mill shut?",
+                          note_sources(("Mill facts", f"Name: Orlby Corn Mill\n{said}")))
     assert answer == "1963"
 
 

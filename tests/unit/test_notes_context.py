@@ -5,31 +5,14 @@ its paraphrases ("set up" by "founded")."""
 
 from __future__ import annotations
 
-from satiate.engine.answer import find_answer, said_on
+from satiate.engine.answer import said_on
 from satiate.engine.grounding import supports
 from satiate.engine.reading.chain import Chain, collection_subject
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import asked_acts, who_did_act
 from satiate.engine.roles import roles
 from satiate.tools.text import stem
-
-
-def _sources(*pages: tuple[str, str]) -> list[dict]:
-    return [{"id": f"S{n}", "key": f"doc:{n}", "doc_id": f"doc:{n}", "title": title, "text": text, "url": "",
-             "angle": "question"} for n, (title, text) in enumerate(pages, 1)]
-
-
-def _chain_of(question: str, sources: list[dict]) -> tuple[str | None, Chain]:
-    found = find_answer(question, sources)
-    chain = Chain(question=question, answer=found.short_answer or "", kind=found.kind,
-                  stating=tuple(said_on(line.text, line.source) for line in found.evidence[:1]),
-                  hops=tuple(said_on(line.text, line.source) for line in found.evidence[1:]),
-                  answer_pages=tuple(line.source["title"] for line in found.evidence[:1]),
-                  hop_pages=tuple(line.source["title"] for line in found.evidence[1:]),
-                  read=tuple(f"{s['title']}. {s['text']}" for s in sources),
-                  read_titles=tuple(s["title"] for s in sources))
-    return found.short_answer, chain
-
+from support.reading_support import finder_chain, note_sources
 
 STAFF = (("Ferry hands", "# Ivo Marr\n\nFerry-boy, 1830s.\nDrowned 1841 when the ferry capsized on Orlby Sands."),
          ("Ferry hands", "# Nell Vane\n\nToll keeper at the Kesh landing from 1850."),
@@ -37,13 +20,13 @@ STAFF = (("Ferry hands", "# Ivo Marr\n\nFerry-boy, 1830s.\nDrowned 1841 when the
 
 
 def test_a_line_with_no_subject_tells_of_the_name_heading_its_section():
-    answer, chain = _chain_of("What was the ferry-boy who drowned in 1841 called?", _sources(*STAFF))
+    answer, chain = finder_chain("What was the ferry-boy who drowned in 1841 called?", note_sources(*STAFF))
     assert answer == "Ivo Marr"
     assert assess(chain).confidence >= 0.8
 
 
 def test_a_describing_line_under_a_heading_names_its_holder():
-    answer, _ = _chain_of("Who was toll keeper at the Kesh landing?", _sources(*STAFF))
+    answer, _ = finder_chain("Who was toll keeper at the Kesh landing?", note_sources(*STAFF))
     assert answer == "Nell Vane"
 
 
@@ -90,7 +73,7 @@ def test_a_year_that_bounds_another_time_is_not_the_time_asked():
 
 
 def test_a_phrasal_verb_is_found_by_its_paraphrase():
-    answer, _ = _chain_of("In what year was the Orlby rowing club set up?", _sources(
+    answer, _ = finder_chain("In what year was the Orlby rowing club set up?", note_sources(
         ("Orlby rowing club", "Founded: 1899\nColours: green"),
         ("Regattas", "The Orlby rowing club won three races at Kesh in 1902.")))
     assert answer == "1899"

@@ -6,14 +6,10 @@ from satiate.engine.answer import find_answer
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.present import asks_now, tells_now
+from support.reading_support import note_sources
 
 HISTORY = ("Ivo Marr kept the Orlby bees from 1931 to 1960. Nora Vane kept the Orlby bees from 1960 to 1988. "
            "Ada Pell keeps the Orlby bees now, with help from the school.")
-
-
-def _sources(*pages: tuple[str, str]) -> list[dict]:
-    return [{"id": f"S{n}", "key": f"doc:{n}", "doc_id": f"doc:{n}", "title": title, "text": text, "url": "",
-             "angle": "question"} for n, (title, text) in enumerate(pages, 1)]
 
 
 def test_what_asks_and_what_tells_the_present():
@@ -25,7 +21,7 @@ def test_what_asks_and_what_tells_the_present():
 
 
 def test_a_question_about_now_takes_the_line_that_tells_the_present():
-    found = find_answer("Who keeps the Orlby bees these days?", _sources(("Bees", HISTORY)))
+    found = find_answer("Who keeps the Orlby bees these days?", note_sources(("Bees", HISTORY)))
     assert found.short_answer == "Ada Pell"
 
 

@@ -7,11 +7,7 @@ from satiate.engine.answer import find_answer, readable_lines
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.makes import made_noun, make_fillers
-
-
-def _sources(*pages: tuple[str, str]) -> list[dict]:
-    return [{"id": f"S{n}", "key": f"doc:{n}", "doc_id": f"doc:{n}", "title": title, "text": text, "url": "",
-             "angle": "question"} for n, (title, text) in enumerate(pages, 1)]
+from support.reading_support import note_sources
 
 
 def test_the_noun_whose_make_is_asked():
@@ -30,13 +26,13 @@ def test_a_make_is_the_name_before_the_things_noun_or_a_kind_of_it_or_a_make_fie
 
 def test_a_make_question_is_answered_by_the_record_not_by_the_things_name():
     record = "Name: Nell\nMake: Dorset\nType: box van\nBought: 1931"
-    found = find_answer("Which make of vehicle did the Orlby bakery buy in 1931?", _sources(
+    found = find_answer("Which make of vehicle did the Orlby bakery buy in 1931?", note_sources(
         ("Orlby bakery: vehicle record", record), ("Letters", "Nell the van stood in Mill Row.")))
     assert found.short_answer == "Dorset"
 
 
 def test_a_records_one_word_field_is_read_and_a_list_of_places_is_not():
-    texts = [line.text for line in readable_lines(_sources(("Record", "Make: Dorset\nKesh: Orren\nColour: green")))]
+    texts = [line.text for line in readable_lines(note_sources(("Record", "Make: Dorset\nKesh: Orren\nColour: green")))]
     assert "Make: Dorset" in texts and "Kesh: Orren" not in texts
 
 
