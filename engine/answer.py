@@ -99,6 +99,7 @@ from satiate.tools.text import (
     content_terms,
     hedged,
     idf_weights,
+    inflected_alike,
     is_field,
     numbers,
     sentences,
@@ -320,10 +321,11 @@ def tells_of_its_heading(text: str, section: str, page: str, common: frozenset[s
 
 def prose(text: str) -> bool:
     """A sentence, not an infobox row run together ("Jaguar Product type Cars Owner Jaguar Land Rover ..."): enough
-    of its words are written in lower case."""
+    of its words are written in lower case. The first word does not count: a sentence opens on a capital whatever
+    its word ("Built 1919 by Ivo Marr.")."""
     if is_field(text):
         return True  # "Builder: Ada Pell." is laid out as a field, not an infobox row run together
-    tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", text)[1:]
     return bool(tokens) and sum(t[0].islower() for t in tokens) >= PROSE_LOWER_SHARE * len(tokens)
 
 
@@ -621,7 +623,10 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
         return not all(re.search(rf"\b{re.escape(word.lower())}\b", question_lower) for word in spelled)
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
-    shared = len(span_terms & (question_terms - {stem(head)}))
+    # the question's words as written, inflected alike, not stems alone: "Tolley Engineering" does not share a word
+    # with "who built the engine?"
+    asked = [word for word in content_terms(question_lower) if not (head and inflected_alike(word, head))]
+    shared = len({word for word in content_terms(span) if any(inflected_alike(word, other) for other in asked)})
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
 
 
@@ -826,7 +831,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     shown: dict[str, str] = {}
     tied_to_question: dict[int, bool] = {}
     for scored in top:
-        years = act_years(scored.line.text, acts) if expected.kind == "date" else []  # the asked act's own years
+        years = act_years(scored.line.text, acts, names) if expected.kind == "date" else []  # the asked act's own years
         filling = slot_fillers(scored.line.text, slot) if slot else []  # plain nouns where the question's "what" is
         filling += plain_fillers(scored.line.text, plain_kind, question) if plain_kind else []  # "navy": of the kind
         filling += make_fillers(scored.line.text, made) if made else []

@@ -45,6 +45,8 @@ SCAN_CHARS = 20_000  # how far into a source's text sentences are looked for: bo
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _STEMMER = snowballstemmer.stemmer("english")
+MAX_ENDING = 2  # the letters a regular inflection adds: "-s", "-es", "-ed"
+REGULAR_ENDINGS = ("s", "d")  # and how every one of them ends: "mills", "boxes", "opened", "carried"
 # A blank line (in a quoted letter or cutting, one holding only its quote marks: ">"), or a line opening a list item
 # ("- ", "* ", "• ", "3. ", "3) ") or a heading
 _BLOCK_BREAK = re.compile(r"\n[ \t]*(?:>[ \t]*){0,2}\n\s*|\n(?=\s*(?:[-*#•+]|\d{1,3}[.)]\s))")
@@ -188,6 +190,15 @@ def stem(term: str) -> str:
 def stems(text: str) -> set[str]:
     """The stemmed content terms of a text, as a set, with its release numbers ("3.0"), each one term."""
     return {stem(t) for t in content_terms(text)} | set(DOTTED_NUMBER.findall(text))
+
+
+def inflected_alike(first: str, second: str) -> bool:
+    """Two words are one word inflected ("mill", "mills", "Tarrow's"): the same stem, and no longer apart than an
+    ending ("-s", "-es", "-ed", "-ied"). A derived word is another word, though Snowball gives it the same stem: "engineering"
+    is not "engine", nor "national" "nation"."""
+    first, second = sorted((re.sub(r"['’]s?$", "", word.lower()) for word in (first, second)), key=len)
+    return first == second or second.endswith(REGULAR_ENDINGS) and len(second) - len(first) <= MAX_ENDING and \
+        stem(first) == stem(second)
 
 
 def unique(items: Iterable[str]) -> list[str]:

@@ -88,6 +88,7 @@ from satiate.tools.text import (
     DECADE,
     DO_FORMS,
     DOTTED_NUMBER,
+    HEDGES,
     STOPWORDS,
     WH_WORDS,
     YEAR,
@@ -114,6 +115,7 @@ ASKED_AS = re.compile(rf"(?:^[Ww]ho [a-z]+|\b(?:{'|'.join(PARTICLES)})|[A-Z][\w.
                       r"(?P<phrase>[a-z'’ -]+?)"
                       r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|\W*$)")
 # "who built the first lifeboat house at Kesh?": the thing acted on, lower-case words after the act, its noun last
+ENTRY_LABEL = re.compile(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}):\s")  # "Ada Pell: ...", "Orlby Mill: ..."
 ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
                                r"during|out|up|down|to|into)\b|\W*$)")
@@ -541,7 +543,8 @@ def assess(chain: Chain) -> Commitment:
         fit, why_not = NOT_A_NAME, f"a source read denies it of '{chain.answer}': \"{denial}\""
     elif fit and (correction := _set_aside_elsewhere(chain, relation)):
         fit, why_not = NOT_A_NAME, f"a source read sets '{chain.answer}' aside: \"{correction}\""
-    doubted = bool(chain.stating) and all(hedged(_without_asides(text, chain.answer)) for text in chain.stating)
+    doubted = bool(chain.stating) and all(hedged(_without_asides(_unasked_hedges(text, chain.question), chain.answer))
+                                          for text in chain.stating)
     factors = {"type": fit, "names_read": MISSING_NAME if unread else 1.0, "coverage": share ** COVERAGE_POWER,
                "subject": subject, "plain": HEDGED if doubted else 1.0}
     confidence = 1.0
@@ -973,6 +976,23 @@ def _without_asides(sentence: str, answer: str) -> str:
                   lambda aside: aside.group(0) if answer in aside.group(0) else "", sentence)
 
 
+def _unasked_hedges(text: str, question: str) -> str:
+    """The text without the hedging words the question itself uses: "the insurance claim was settled at £85" doubts
+    nothing when the question asks about the insurance claim."""
+    asked = set(words(question))
+    return re.sub(r"[A-Za-z]+", lambda word: "" if word.group(0).lower() in asked and HEDGES.fullmatch(
+        word.group(0).lower()) else word.group(0), text)
+
+
+def _other_entries(hop: str, stating: tuple[str, ...], names: list[str]) -> bool:
+    """The hop opens on the question's name as its label, and every stating line on another label ("Orlby: 26
+    seats." and "Kesh: 32 seats." on one page): entries of a list, each about its label, so the hop ties its own
+    entry only. (A field's label, "Seats: 26", names no one: the record's fields stay one entry.)"""
+    label = ENTRY_LABEL.match(hop)
+    return label is not None and any(mentioned(name, [label.group(1)]) for name in names) and all(
+        (other := ENTRY_LABEL.match(text)) and other.group(1) != label.group(1) for text in stating)
+
+
 def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozenset()) -> bool:
     """The answer sentence (with its page's title) names something the question names, or a bridge entity that a
     hop sentence ties to the question. A hop ties only when the question describes something instead of naming it
@@ -997,7 +1017,7 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages
-                and not _someone_elses_page(page, names, chain.read)]
+                and not _someone_elses_page(page, names, chain.read) and not _other_entries(hop, chain.stating, names)]
     if not life_field and any(mentioned(name, own_page) for name in names if name not in labels):
         return True
     # a line that corrects another ("the mill reopened in 1931, not 1930") speaks of what the line it corrects, or

@@ -21,6 +21,7 @@ from satiate.engine.reading.chain import (
     asked_verb,
     is_collection_label,
     known_verb,
+    mentioned,
     past_verbs_asked,
     question_names,
     said_in,
@@ -114,6 +115,11 @@ AGENT_GAP = 6  # words of place or time between a passive act and its "by" ("row
 # "by" and the agent: the answer, or a noun phrase set beside it ("by the head gardener, Ada Pell", "by Ivo's niece,
 # Ada Pell")
 BY_AGENT = r"\bby\s+(?:(?:the|an?|his|her|their|its|[A-Z][\w-]*'s)\s+(?:[a-z]+\s+){0,2}[a-z]+,?\s+)?"
+# "which ride did ... repaint?", "what boat was ... sold?": a noun asked, then its clause's auxiliary, so the thing
+# asked is what the act was done to, never its doer
+OBJECT_ASKED = re.compile(r"(?:which|what) (?:[a-z-]+ ){1,3}?(?:did|does|do|was|were|is|are|had|has|have) ")
+PASSIVE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|be)\s+$")  # a participle's auxiliary, just before it
+NAME_WORD = r"[A-Z][\w.-]*"  # a capitalised word of a name, its possessive "'s" not part of it
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
 NESTED_RELATION = re.compile(r"\bthe (?P<outer>\w+) of (?:the |an? )?(?P<inner>\w+) of\b")
@@ -327,6 +333,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         acts = frozenset(stem(act) for act in asked_acts(chain))
         if chain.kind == "place" and chain.stating and all(done_by(answer, text, acts) for text in chain.stating):
             return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), not where"
+        if chain.kind == "name" and OBJECT_ASKED.match(question) and "by" not in words(question) and chain.stating \
+                and all(done_by(answer, text, acts) for text in chain.stating):
+            return WRONG_KIND, f"in the cited sentence '{answer}' is who did it (after 'by'), and the question asks " \
+                               "what it was done to"
         if chain.kind == "place" and (country := _outside_the_country(answer, chain.question)):
             return WRONG_KIND, f"'{answer}' is another country, and the question asks where in {country}"
         if chain.kind == "place" and FIRM_NAME.search(answer):
@@ -343,6 +353,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' is named as a place ('{noun}'), and the question asks who"
         if chain.kind == "person" and len(tokens) >= 3 and written_in_lower_case(tokens[-1], chain.read):
             return WRONG_KIND, f"'{answer}' ends in a common noun ('{tokens[-1]}'): a thing, and the question asks who"
+        if chain.kind == "person" and (post := _written_as_a_post(answer, chain.read)):
+            return WRONG_KIND, f"'{answer}' is written '{post}' too: a post, not who held it"
         if chain.kind == "person" and len(tokens) >= 3 and names_a_body(tokens[-1]):
             return WRONG_KIND, f"'{answer}' names a body ('{tokens[-1]}'), and the question asks who"
         if chain.kind in ("person", "name") and FIRST_NAME_ASKED.search(chain.question) and not _spells_a_first_name(
@@ -350,6 +362,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
             return WRONG_KIND, f"'{answer}' gives no first name in full, and the question asks for one"
         if chain.kind in ("place", "name") and (end := _at_the_other_end(chain)):
             return WRONG_KIND, f"the cited sentence names '{answer}' after '{end}', the other end of the move asked"
+        if chain.kind == "place" and len(tokens) >= 2 and names_a_time(tokens[-1]):
+            return WRONG_KIND, f"'{answer}' is named as a time ('{tokens[-1]}'), and the question asks where"
         if chain.kind == "place" and (building := _not_a_town(chain)):
             return WRONG_KIND, f"'{answer}' is {building}, and the question asks for a settlement"
         if chain.kind in ("person", "name") and (qualified := _qualifies_a_noun(chain)):
@@ -382,7 +396,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         # "what was the campaign called?": a thing, by its noun (an agent noun, "slater", may be a person's)
         thing = (asked_phrase(chain.question) or [""])[-1]
         if chain.kind == "name" and thing and not names_a_person(thing) and thing not in FIRM_NOUNS and not \
-                AGENT_NOUN.search(thing) and a_person(answer, chain.read):
+                AGENT_NOUN.search(thing) and not FIRST_NAME_ASKED.search(chain.question) and \
+                a_person(answer, chain.read):
             return WRONG_KIND, f"'{answer}' is a person, and the question asks for a {thing}"
         if unsaid_preposition:
             return WRONG_KIND, f"the cited sentence does not name '{answer}' after '{unsaid_preposition}' as the " \
@@ -397,6 +412,12 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         given = [alias for text in chain.stating for alias in aliases_in(text)]
         if chain.kind != "person" and ASKS_FOR_A_NAME.search(question) and given and answer not in given:
             return WRONG_KIND, f"the cited sentence calls something '{given[0]}', not '{answer}'"
+    if (other_thing := _act_on_another(chain))[0]:
+        return WRONG_KIND, f"the cited sentence tells '{other_thing[0]}' of {other_thing[1]}, not of what the " \
+                           "question names"
+    if (owner := _owner_acting(chain))[0]:
+        return WRONG_KIND, f"the cited sentence tells what {owner[0]} did, and the question asks what {owner[0]}'s " \
+                           f"{owner[1]} did"
     if other := _other_act(chain):
         return WRONG_KIND, f"in the cited sentence '{answer}' goes with '{other}', not with what the question asks"
     if other_count := _act_counted_otherwise(chain):
@@ -410,6 +431,17 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if chain.kind == "place" and (feature := _feature_uncalled(chain)):
         return WRONG_KIND, f"nothing read calls '{answer}' a {feature}, and the question asks which {feature}"
     return 1.0, ""
+
+
+def _written_as_a_post(name: str, read: tuple[str, ...]) -> str:
+    """A capitalised phrase that the sources also write with its last word in lower case ("Chief engineer Ivo Marr",
+    for "Chief Engineer"): a noun phrase for a post or a kind of person, capitalised as a title, not anyone's name.
+    A person's name keeps its capitals wherever it is written. The phrase as so written, or ""."""
+    parts = name.split()
+    if len(parts) < 2 or not parts[-1][:1].isupper() or not names_a_person(parts[-1].lower()):
+        return ""
+    lowered = " ".join(parts[:-1] + [parts[-1].lower()])
+    return lowered if any(re.search(rf"\b{re.escape(lowered)}\b", text) for text in read) else ""
 
 
 def _spells_a_first_name(name: str) -> bool:
@@ -576,7 +608,7 @@ def _not_the_actor(chain: Chain) -> str:
                 object_relative_act(text, chain.answer, is_act):
             continue  # "the hall, designed by Ada Pell, was opened by ...", "Ada Pell, who kept the books, ...":
             # the act's own agent is named
-        done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if is_act(match.group(1))
+        done = [match.group(1) for match in PASSIVE_ACT.finditer(text) if is_act(match.group(1).lower())
                 and not CLAUSE_WORDS & set(words(re.split(r"[,;]", text[:match.start()])[-1]))]  # not "when it was"
         if done and not any(re.search(rf"\b{verb}\b[^.;]*?\bby\s+(?:[a-z]+\s+){{0,3}}[A-Z]", text) for verb in done):
             return said_act  # "the ledgers were found in the loft of X": found, by no one named
@@ -657,9 +689,13 @@ def _numbers_a_field(answer: str, text: str) -> bool:
 
 def _label_noun(answer: str, text: str) -> str:
     """The plural noun a field's label counts by, its head before any preposition ("Teachers in the first term: 3"
-    counts teachers), when the field's value is the answer; or ""."""
+    counts teachers), when the field's value is the answer, a bare count; or ""."""
     field = LABELLED.match(text)
     if field is None or answer not in text[field.end():]:
+        return ""
+    # "Totals: 1932 — 11 buses": a count set before its own noun counts that noun, whatever the label
+    after = re.search(rf"(?<![\w.,]){re.escape(answer)}\s+([a-z]+)", text[field.end():])
+    if after and after.group(1) not in STOPWORDS and is_a_noun(after.group(1)):
         return ""
     head = re.split(rf"\s(?:{'|'.join(PREPOSITIONS)})\s", field.group("label"), maxsplit=1)[0]
     noun = words(head)[-1:]
@@ -833,6 +869,64 @@ _CLAUSES = re.compile(r"[;:,]\s+|\s+(?:but|while|whereas)\s+|\s+[–—-]\s+")  
 _COUNT = re.compile(rf"(?<![\w.,])\d[\d,]*(?![\w.,]\d)|\b{COUNT_WORD}(?:-\w+)?\b", re.IGNORECASE)
 
 
+def _act_on_another(chain: Chain) -> tuple[str, str]:
+    """The act the question asks of a named thing ("when did they buy the Kesh Wheel?"), when every cited sentence
+    does that act (or its converse) to another name set right after its verb ("Sold the Orlby Swing in 1958") and
+    names the question's thing nowhere: the sentence dates, counts or places that other thing's sale. The act as
+    written and the other name, or two empty strings."""
+    acts = {stem(act) for act in asked_acts(chain)}
+    tokens = words(chain.question)
+    at = next((i for i, token in enumerate(tokens) if stem(token) in acts), None)
+    if at is None or not chain.stating:
+        return "", ""
+    # the thing acted on: after an active verb ("did they buy the Kesh Wheel"), before a passive one ("was the Kesh
+    # Wheel bought"); never the doer after "by"
+    passive = bool({"was", "were", "is", "are", "been"} & set(tokens[:at]))
+    side = " ".join(tokens[:at] if passive else tokens[at + 1:])
+    things = [name for name in question_names(chain.question) if " ".join(words(name)) in side
+              and f"by {' '.join(words(name))}" not in side]
+    if not things:
+        return "", ""
+    told = []
+    for text in chain.stating:
+        if any(mentioned(thing, [text]) for thing in things):
+            return "", ""
+        done = [(verb.group(0).lower(), spans[0]) for verb in re.finditer(r"[A-Za-z]+", text)
+                if any(states(act, {stem(verb.group(0).lower())}) for act in acts)
+                and not PASSIVE_BEFORE.search(text, 0, verb.start())  # "was renamed Gull Marine": no object
+                and (spans := name_spans(re.sub(r"^\s+(?:the\s+)?", "", text[verb.end():])[:80]))
+                and re.match(r"\s+(?:the\s+)?" + re.escape(spans[0]), text[verb.end():])]
+        if not done:
+            return "", ""
+        told.append(done[0])
+    return told[0]
+
+
+def _owner_acting(chain: Chain) -> tuple[str, str]:
+    """The one whose relative the question asks to have acted ("which beer did Ivo Marr's successor introduce?",
+    "... painted by Ada Pell's sister"), when every cited sentence sets that one, not the relative, as the doer:
+    after "by", in a field a kind of person labels ("Brewer: Ivo Marr"), or opening a clause before its verb; and
+    no cited sentence names the relation. What Ivo Marr did himself is not what his successor did. The owner and
+    the relation's noun, or two empty strings."""
+    asked = re.search(rf"\b(?:by|did|does|do|had|has)\s+(?P<owner>{NAME_WORD}(?:\s+{NAME_WORD})*)['’]s\s+"
+                      r"(?P<noun>[a-z]+)\b", chain.question)
+    if not asked or not names_a_person(asked.group("noun")) or not chain.stating:
+        return "", ""
+    owner, noun = asked.group("owner"), asked.group("noun")
+    if any(states(stem(noun), said_in(text)) for text in chain.stating + chain.hops):
+        return "", ""
+    name = re.escape(owner)
+    doer = re.compile(rf"\bby\s+(?:[a-z]+\s+){{0,2}}{name}\b|(?:^|[;,.—]\s*){name}\s+(?P<verb>[a-z]+)\b|"
+                      rf"(?:^|;\s*)(?P<label>[A-Za-z]+):\s*{name}\b")
+
+    def acting(text: str) -> bool:
+        return any(match.group("label") and names_a_person(match.group("label").lower()) or
+                   match.group("verb") and (verb_shaped(match.group("verb")) or known_verb(match.group("verb"))) or
+                   not match.group("label") and not match.group("verb") for match in doer.finditer(text))
+
+    return (owner, noun) if all(acting(text) for text in chain.stating) else ("", "")
+
+
 def _act_counted_otherwise(chain: Chain) -> str:
     """Another count that a clause of the cited sentence gives with the act asked, when the answer's own clause tells
     no such act: "twelve boys on the register, but only three of them finished their time" counts those who
@@ -872,16 +966,23 @@ def _counted_for_another(chain: Chain) -> tuple[str, str]:
     return "", ""
 
 
-def act_years(text: str, acts: set[str]) -> list[str]:
+def act_years(text: str, acts: set[str], names: tuple[str, ...] = ()) -> list[str]:
     """The years a sentence gives the asked acts in their own clauses ("a millwright born at Kesh in 1851", "moved
-    the patients to Orren in 1881", "by 1850 he had bought it"): what the sentence dates those acts to."""
+    the patients to Orren in 1881", "by 1850 he had bought it"): what the sentence dates those acts to. An act in a
+    bracket has the bracket for its clause ("bought 1919 (built 1912)"); a clause whose subject is a name other than
+    the question's ``names`` tells that one's act ("the Kesh was built 1919, the Orlby bought 1919")."""
     years = []
     for word in re.finditer(r"[A-Za-z]+", text):
         if not any(states(act, {stem(word.group(0).lower())}) for act in acts):
             continue
+        head, tail = re.split(r"[,;:—]", text[:word.start()])[-1], re.split(r"[,;:—]", text[word.end():])[0]
+        if (opened := head.rfind("(")) > head.rfind(")"):
+            head, tail = head[opened + 1:], tail.split(")", 1)[0]
         # the act's own clause, after it and before it; a bracket before it dates its subject ("Ada Pell (1878–1960)")
-        before = re.sub(r"\([^)]*\)", " ", re.split(r"[,;:—]", text[:word.start()])[-1])
-        clause = before + " " + re.split(r"[,;:—]", text[word.end():])[0]
+        before = re.sub(r"\([^)]*\)", " ", head)
+        clause = before + " " + tail
+        if names and name_spans(before) and not any(mentioned(name, [clause]) for name in names):
+            continue
         if year := re.search(r"\b1\d{3}\b|\b20\d{2}\b", clause):
             years.append(year.group(0))
     return years
@@ -895,8 +996,9 @@ def _act_dated_otherwise(chain: Chain) -> tuple[str, str] | None:
     if chain.kind != "date" or not acts or not chain.stating:
         return None
     found = []
+    names = tuple(question_names(chain.question))
     for text in chain.stating:
-        years = act_years(text, acts)
+        years = act_years(text, acts, names)
         if not years or any(year in chain.answer for year in years):
             return None
         found.append(years[0])
@@ -1092,7 +1194,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
     Pell"), a marriage ("she wed Ada Pell"), a nickname's place ("Edith "Dot" Pell"), gives it as a birth name
     ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person ("her uncle Ada Pell", "the
-    carter Ada Pell", "Treasurer: Ada Pell"): a person."""
+    carter Ada Pell", "Treasurer: Ada Pell", "Ada Pell, the carter", "her son is Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -1108,8 +1210,20 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     spouse = re.compile(rf"\b(?:married|marries|marry|wed|weds|wedded)\s+{re.escape(name)}\b")
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
+    # "Ivo Marr (the lorry driver)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
+    # Ivo Marr": a name equated with one
+    beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+(?:[a-z]+\s+){{0,2}}([a-z]+)\b|"
+                        rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")
+    # "## Ada Pell\nIvo's wife, née Lant.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
+    # opening on a kind of person
+    heading = re.compile(rf"#+\s*{re.escape(name)}\s*\n+\s*(?:[A-Z][\w'’-]*['’]s\s+)?"
+                         r"(?:(?:the|an?|his|her|their)\s+)?([A-Za-z]+)(?:\s+([a-z]+))?")
+    if any(names_a_person(word.lower()) for text in read for match in heading.finditer(text)
+           for word in match.groups() if word):
+        return True
     if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
-            names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)):
+            names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)) or any(
+            names_a_person(match.group(1) or match.group(2)) for text in read for match in beside.finditer(text)):
         return True
     if re.match(rf"{PERSONAL_TITLE}\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True
@@ -1139,7 +1253,9 @@ def done_by(span: str, text: str, acts: frozenset[str]) -> bool:
     """The text names the span as who did an act of ``acts`` (stems), after that act's "by" ("built by Ivo Marren
     in his shed at Orrinby", "drawn up by the town clerk, Ada Pell"): the doer, which answers "who", never "where"
     or "when", however near the act it stands."""
-    agent = re.compile(rf"\b([\w'’-]+)\s+by\s+(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(span)}\b")
+    # a year may stand between the act and its "by": "repainted 1927 by Ada Pell"
+    agent = re.compile(rf"\b([\w'’-]+)\s+(?:(?:in\s+)?{YEAR.pattern}\s+)?by\s+"
+                       rf"(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(span)}\b")
     return any(stem(match.group(1).lower()) in acts for match in agent.finditer(text))
 
 

@@ -25,6 +25,8 @@ from satiate.tools.text import (
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\n]{1,79}?)['’](?!\w)")
 # a conjunction that opens a clause of reason or concession ("Although the Kesh Trust paid, ..."): capitalised only
 # where it opens the sentence, and never a name's first word (unlike "Before" or "Once", which open film titles)
+# a quotation with a pronoun in lower case is someone's words ("Ada Pell brought my letters"), not a title
+_SPOKEN = re.compile(r"\b(?:i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their)\b")
 CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
 # ... and "Dear", which opens a letter's greeting to the name after it ("Dear Dr Pell,")
 LEADING_NOISE = frozenset("the a an in on at by from for of to with as dear".split()) | WH_WORDS | AUXILIARIES | \
@@ -70,7 +72,7 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     "GeneratorExit"; "Grant Hill ..." stays whole).
     """
     quoted = [m.strip() for pair in _QUOTED.findall(text) for m in pair if m.strip()[:1].isalnum()
-              and not m.strip().islower()]
+              and not m.strip().islower() and not _SPOKEN.search(m)]
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):

@@ -1639,3 +1639,11 @@ def test_a_place_asked_by_a_feature_noun_must_be_called_so():
     assert type_fit(chain("What river is the Ossel mill on?", "Wenn", "place", read[1], read))[0] == 1.0
     # a settlement is read from how the sources use its name
     assert type_fit(chain("In which village was the mill?", "Ossel", "place", read[0], read))[0] == 1.0
+
+
+def test_a_hedging_word_the_question_itself_uses_names_what_is_asked():
+    minute = "Kesh board, 8 Jan 1935: \"Insurance claim in respect of the mill fire settled at £85.\""
+    asked = "How much was the insurance claim for the mill fire settled at?"
+    assert assess(chain(asked, "£85", "number", minute)).factors["plain"] == 1.0
+    hearsay = "Ivo Marr claims the mill fire was settled at £85."
+    assert assess(chain("How much was the mill fire settled at?", "£85", "number", hearsay)).factors["plain"] < 1.0

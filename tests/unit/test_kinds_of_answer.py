@@ -107,3 +107,25 @@ def test_where_a_thing_moved_from_does_not_answer_where_it_moved_to():
     said = "The choir moved from the Corn Hall to the Swan in 1961."
     assert _fit("Which inn did the choir move into in 1961?", "Corn Hall", "name", said) < RIGHT
     assert _fit("Which inn did the choir move into in 1961?", "Swan", "name", said) == RIGHT
+
+
+def test_a_title_the_notes_also_write_in_lower_case_is_a_post_not_a_name():
+    minutes = "Present: A.P. (Chair), I.M. (Head Gardener), and 12 members."
+    clipping = "Head gardener Mr Ivo Marr retired in 1980."
+    assert _fit("Who was the society's gardener in 1970?", "Head Gardener", "person", minutes, clipping) < RIGHT
+    assert _fit("Who was the society's gardener in 1970?", "Ivo Marr", "person", clipping) == RIGHT
+    # a name keeps its capitals: a surname that is also a trade is still a name
+    assert _fit("Who baked the bread?", "Ada Baker", "person", "Ada Baker baked the bread.", "The baker's shop.") == RIGHT
+
+
+def test_a_name_headed_by_a_noun_of_time_is_no_place():
+    rates = "Rate book has \"void\" against Kesh Marsh at the Orlby Day 1931 assessment."
+    assert _fit("Where was the boat sold after the works closed?", "Orlby Day", "place", rates) < RIGHT
+    assert _fit("Where was the boat sold after the works closed?", "Kesh Marsh", "place",
+                "The boat was sold at Kesh Marsh after the works closed.") == RIGHT
+
+
+def test_a_count_set_before_its_own_noun_counts_that_noun_whatever_the_label():
+    totals = "Fleet totals: 1932 — 11 buses (annual return)."
+    assert _fit("How many buses did Orlby Motors run in 1932?", "11", "number", totals) == RIGHT
+    assert _fit("How many buses did Orlby Motors run in 1932?", "11", "number", "Drivers in 1932: 11 in all.") < RIGHT

@@ -180,3 +180,10 @@ def test_a_word_that_frames_the_question_is_no_name_though_it_opens_it():
                     stating=("Orlby Mill ran about 40 looms.",), answer_pages=("Mill",),
                     read=("Mill. Orlby Mill ran about 40 looms.",))
     assert assess(roughly).confidence == 1.0  # and the framing word is no constraint the chain must state
+
+
+def test_a_quotation_in_someone_s_own_words_is_no_title():
+    spoken = 'A man at the quay told me "Ada Pell brought my letters" and I thought he meant a woman.'
+    assert 'Ada Pell brought my letters' not in name_spans(spoken)
+    assert "Ada Pell" in name_spans(spoken)
+    assert "Take Me Home" in name_spans('The band played "Take Me Home" at the gala.')
