@@ -194,8 +194,8 @@ def stems(text: str) -> set[str]:
 
 def inflected_alike(first: str, second: str) -> bool:
     """Two words are one word inflected ("mill", "mills", "Tarrow's"): the same stem, and no longer apart than an
-    ending ("-s", "-es", "-ed", "-ied"). A derived word is another word, though Snowball gives it the same stem: "engineering"
-    is not "engine", nor "national" "nation"."""
+    ending ("-s", "-es", "-ed", "-ied"). A derived word is another word, though Snowball gives it the same stem:
+    "engineering" is not "engine", nor "national" "nation"."""
     first, second = sorted((re.sub(r"['’]s?$", "", word.lower()) for word in (first, second)), key=len)
     return first == second or second.endswith(REGULAR_ENDINGS) and len(second) - len(first) <= MAX_ENDING and \
         stem(first) == stem(second)

@@ -115,6 +115,8 @@ ASKED_AS = re.compile(rf"(?:^[Ww]ho [a-z]+|\b(?:{'|'.join(PARTICLES)})|[A-Z][\w.
                       r"(?P<phrase>[a-z'’ -]+?)"
                       r"(?= (?:of|to|in|at|for|on|from|with|by|who|that|whose|when|while|after|before)\b|\W*$)")
 # "who built the first lifeboat house at Kesh?": the thing acted on, lower-case words after the act, its noun last
+PAGE_TAIL = 30  # the closing characters by which a rewritten sentence is found on its page
+PRONOUN_OPENING = re.compile(r"(?:Its|His|Her|Their|It|He|She|They)\b")  # a sentence opening on its page's subject
 ENTRY_LABEL = re.compile(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}):\s")  # "Ada Pell: ...", "Orlby Mill: ..."
 ASKS_WHO_DID_WHAT = re.compile(r"^[Ww]ho (?:\w+ )?(?P<act>[a-z]+) (?:the|a|an) (?P<thing>(?:[a-z-]+ ){0,3}?[a-z-]+)"
                                r"(?= (?:of|at|in|on|for|from|with|by|that|which|who|whom|when|where|after|before|"
@@ -976,6 +978,17 @@ def _without_asides(sentence: str, answer: str) -> str:
                   lambda aside: aside.group(0) if answer in aside.group(0) else "", sentence)
 
 
+def _after_on_its_page(hop: str, stating: tuple[str, ...], read: tuple[str, ...]) -> bool:
+    """The hop stands after every stating sentence on the page that holds them (found by the stating sentence's
+    tail, which ``said_on`` leaves as written)."""
+    for text in stating:
+        tail = text[-PAGE_TAIL:]
+        page = next((page for page in read if hop in page and tail in page), "")
+        if not page or page.find(hop) < page.find(tail):
+            return False
+    return True
+
+
 def _unasked_hedges(text: str, question: str) -> str:
     """The text without the hedging words the question itself uses: "the insurance claim was settled at £85" doubts
     nothing when the question asks about the insurance claim."""
@@ -1016,7 +1029,15 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     if not life_field and any(mentioned(name, [entry]) for entry in entries if entry for name in names):
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
+    # ... unless the stating sentence stands for the page's own named subject by a pronoun and the hop comes after
+    # it ("Its co-operative was founded in 1946. Kesh had a creamery." on "Orlby and the villages near it"): a
+    # pronoun points back, so it is about the page's subject, whatever the page names later
+    titles = [clean_title(page) for page in chain.answer_pages]
+    of_the_title = len(titles) == len(chain.stating) and all(
+        name_spans(title) and (PRONOUN_OPENING.match(text) or text.startswith(title))
+        for text, title in zip(chain.stating, titles))  # ``said_on`` writes the title for the pronoun
     own_page = [hop for page, hop in zip(chain.hop_pages, chain.hops) if page and page in chain.answer_pages
+                and not (of_the_title and _after_on_its_page(hop, chain.stating, chain.read))
                 and not _someone_elses_page(page, names, chain.read) and not _other_entries(hop, chain.stating, names)]
     if not life_field and any(mentioned(name, own_page) for name in names if name not in labels):
         return True

@@ -77,6 +77,7 @@ from satiate.tools.text import (
     MONTHS,
     STOPWORDS,
     VERSION,
+    WH_WORDS,
     YEAR,
     irregular_form,
     is_field,
@@ -415,6 +416,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if (other_thing := _act_on_another(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells '{other_thing[0]}' of {other_thing[1]}, not of what the " \
                            "question names"
+    if (owned := _anothers_thing(chain))[0]:
+        return WRONG_KIND, f"the cited sentence tells of {owned[0]}'s {owned[1]}, not the one the question asks of"
     if (owner := _owner_acting(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells what {owner[0]} did, and the question asks what {owner[0]}'s " \
                            f"{owner[1]} did"
@@ -900,6 +903,33 @@ def _act_on_another(chain: Chain) -> tuple[str, str]:
             return "", ""
         told.append(done[0])
     return told[0]
+
+
+def _anothers_thing(chain: Chain) -> tuple[str, str]:
+    """The thing a question asks of its owner ("when did Kesh's creamery close?"), when no cited sentence names that
+    owner and each gives the thing to another name: "Orlby had its own creamery, which closed in 1958", "Orlby's
+    creamery", "the creamery at Orlby". That is the other's creamery. The other name and the noun, or two empty
+    strings."""
+    asked = re.search(rf"\b(?P<owner>{NAME_WORD}(?:\s+{NAME_WORD})*)['’]s\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)\b",
+                      chain.question)
+    if not asked or not chain.stating or asked.group("owner").lower() in WH_WORDS or any(
+            mentioned(asked.group("owner"), [text]) for text in chain.stating):
+        return "", ""
+    for noun in (word for word in asked.group("owned").split() if is_a_noun(word)):  # "old creamery": either
+        others = [_owner_given(noun, text) for text in chain.stating]
+        if all(others) and not any(mentioned(asked.group("owner"), [other]) for other in others):
+            return others[0], noun
+    return "", ""
+
+
+def _owner_given(noun: str, text: str) -> str:
+    """The name the text gives the noun's thing to ("Orlby's creamery", "Orlby had its own creamery", "the creamery
+    at Orlby"), or ""."""
+    other, owned = rf"({NAME_WORD}(?:\s+{NAME_WORD})*)", re.escape(noun)
+    given = (rf"\b{other}['’]s\s+(?:[a-z]+\s+)?{owned}s?\b",
+             rf"\b{other}\s+(?:had|has|have|kept|ran)\s+(?:its|his|her|their)\s+own\s+{owned}\b",
+             rf"\b[Tt]he\s+{owned}\s+(?:at|of|in)\s+{other}")
+    return next((match.group(1) for pattern in given for match in re.finditer(pattern, text)), "")
 
 
 def _owner_acting(chain: Chain) -> tuple[str, str]:

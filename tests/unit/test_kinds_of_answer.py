@@ -115,7 +115,8 @@ def test_a_title_the_notes_also_write_in_lower_case_is_a_post_not_a_name():
     assert _fit("Who was the society's gardener in 1970?", "Head Gardener", "person", minutes, clipping) < RIGHT
     assert _fit("Who was the society's gardener in 1970?", "Ivo Marr", "person", clipping) == RIGHT
     # a name keeps its capitals: a surname that is also a trade is still a name
-    assert _fit("Who baked the bread?", "Ada Baker", "person", "Ada Baker baked the bread.", "The baker's shop.") == RIGHT
+    baked = "Ada Baker baked the bread."
+    assert _fit("Who baked the bread?", "Ada Baker", "person", baked, "The baker's shop.") == RIGHT
 
 
 def test_a_name_headed_by_a_noun_of_time_is_no_place():

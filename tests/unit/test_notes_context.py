@@ -180,3 +180,12 @@ def test_a_topics_heading_does_not_become_the_subject_of_a_line_opening_on_a_pas
     person = {"id": "S2", "key": "doc:2", "doc_id": "doc:2", "title": "Crew", "url": "",
               "text": "# Tam Reed\n\nDeckhand.\nJoined the Kesh boat in 1902."}
     assert said_on("Joined the Kesh boat in 1902.", person) == "Tam Reed: Joined the Kesh boat in 1902."
+
+
+def test_a_line_told_of_its_heading_keeps_the_verb_it_opens_on():
+    ran = Chain(question="When did Orlby Garage close?", answer="1957", kind="date",
+                stating=("Ivo Marr: Ran Orlby Garage 1957 until it closed.",))
+    assert assess(ran).factors["type"] < 1.0
+    closed = Chain(question="When did Orlby Garage close?", answer="1957", kind="date",
+                   stating=("Ivo Marr: Orlby Garage closed 1957.",))
+    assert assess(closed).factors["type"] == 1.0

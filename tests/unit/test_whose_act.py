@@ -9,7 +9,7 @@ from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
 from satiate.engine.reading.fit import a_person, act_years, type_fit
 from satiate.tools.text import inflected_alike
-from tests.support.reading_support import note_sources
+from support.reading_support import finder_chain, note_sources
 
 RIGHT = 1.0
 
@@ -97,3 +97,27 @@ def test_a_name_set_beside_a_kind_of_person_is_a_person():
     assert not a_person("Kesh Queen", ("Engines. # Kesh Queen\n\nSecond engine. Built 1919 by Orlby Engineering.",))
     assert _fit("What was the name of the lorry driven by Ada Pell's son?", "Ivo Marr", "name",
                 "Ada Pell's son is Ivo Marr (the lorry driver).") < RIGHT
+
+
+def test_a_thing_the_sentence_gives_to_another_name_is_not_the_one_asked():
+    question = "When did Kesh's old creamery close down?"
+    assert _fit(question, "1958", "date", "Orlby had its own creamery, which closed in 1958.") < RIGHT
+    assert _fit(question, "1958", "date", "The creamery at Orlby closed in 1958.") < RIGHT
+    assert _fit(question, "1958", "date", "Kesh's creamery closed in 1958.") == RIGHT
+    assert _fit(question, "1958", "date", "The creamery closed in 1958.") == RIGHT
+
+
+def test_a_pronoun_standing_for_the_page_s_named_subject_keeps_the_sentence_about_it():
+    villages = note_sources(("Orlby and the villages near it",
+                             "Orlby is the largest of them. Its milk co-operative was founded in 1946 by the farmers. "
+                             "Kesh had a creamery of its own, which closed in 1958."))
+    answer, chain = finder_chain("When was the milk co-operative in Kesh founded?", villages)
+    assert answer == "1946" and assess(chain).factors["subject"] < RIGHT
+    mill = note_sources(("The mill", "Kesh Mill stands on the Orr below the bridge. It was built in 1790 by monks."))
+    answer, chain = finder_chain("When was Kesh Mill built?", mill)
+    assert answer == "1790" and assess(chain).factors["subject"] == RIGHT
+    # a pronoun points back: after a sentence naming the question's firm, it stands for that firm
+    letter = note_sources(("From: Ada Pell", "Orlby & Kesh Ltd were registered at Kesh in 1899. Their chairman "
+                                             "throughout was Ivo Marr, a tanner."))
+    answer, chain = finder_chain("Who was the chairman of Orlby & Kesh?", letter)
+    assert answer == "Ivo Marr" and assess(chain).factors["subject"] == RIGHT
