@@ -322,7 +322,7 @@ def tells_of_its_heading(text: str, section: str, page: str, common: frozenset[s
 def prose(text: str) -> bool:
     """A sentence, not an infobox row run together ("Jaguar Product type Cars Owner Jaguar Land Rover ..."): enough
     of its words are written in lower case. The first word does not count: a sentence opens on a capital whatever
-    its word ("Built 1919 by Ivo Marr.")."""
+    its word ("Made 1866 by Ivo Marr.")."""
     if is_field(text):
         return True  # "Builder: Ada Pell." is laid out as a field, not an infobox row run together
     tokens = re.findall(r"[^\W\d_][\w'’-]*", text)[1:]
@@ -623,7 +623,7 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
         return not all(re.search(rf"\b{re.escape(word.lower())}\b", question_lower) for word in spelled)
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
-    # the question's words as written, inflected alike, not stems alone: "Tolley Engineering" does not share a word
+    # the question's words as written, inflected alike, not stems alone: "Orlby Engineering" does not share a word
     # with "who built the engine?"
     asked = [word for word in content_terms(question_lower) if not (head and inflected_alike(word, head))]
     shared = len({word for word in content_terms(span) if any(inflected_alike(word, other) for other in asked)})

@@ -297,7 +297,7 @@ def nearest_verb(sentence: str, span: str, is_act: Callable[[str], bool]) -> str
 
     def verb(index: int) -> bool:
         piece, word = pieces[index], lowered[index]
-        opens = index == 0 or pieces[index - 1] == ":"  # "Ivo Marr: Ran the forge ...": the line's own opening
+        opens = index == 0 or pieces[index - 1] == ":"  # "Ivo Marr: Kept the toll house ...": the line's own opening
         verb_form = (opens or piece[:1].islower()) and "-" not in word and (
             _participle(word) or word in IRREGULAR_PASTS)  # "best-known" qualifies a noun
         previous = lowered[index - 1] if index else ""

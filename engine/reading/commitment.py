@@ -990,17 +990,17 @@ def _after_on_its_page(hop: str, stating: tuple[str, ...], read: tuple[str, ...]
 
 
 def _unasked_hedges(text: str, question: str) -> str:
-    """The text without the hedging words the question itself uses: "the insurance claim was settled at £85" doubts
-    nothing when the question asks about the insurance claim."""
+    """The text without the hedging words the question itself uses: "the claim for the flooded cellar came to £85"
+    doubts nothing when the question asks what the claim came to."""
     asked = set(words(question))
     return re.sub(r"[A-Za-z]+", lambda word: "" if word.group(0).lower() in asked and HEDGES.fullmatch(
         word.group(0).lower()) else word.group(0), text)
 
 
 def _other_entries(hop: str, stating: tuple[str, ...], names: list[str]) -> bool:
-    """The hop opens on the question's name as its label, and every stating line on another label ("Orlby: 26
-    seats." and "Kesh: 32 seats." on one page): entries of a list, each about its label, so the hop ties its own
-    entry only. (A field's label, "Seats: 26", names no one: the record's fields stay one entry.)"""
+    """The hop opens on the question's name as its label, and every stating line on another label ("Wren: 6
+    oars." and "Kite: 4 oars." on one page): entries of a list, each about its label, so the hop ties its own
+    entry only. (A field's label, "Oars: 4", names no one: the record's fields stay one entry.)"""
     label = ENTRY_LABEL.match(hop)
     return label is not None and any(mentioned(name, [label.group(1)]) for name in names) and all(
         (other := ENTRY_LABEL.match(text)) and other.group(1) != label.group(1) for text in stating)
@@ -1030,7 +1030,7 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
         return True
     # a sentence of the answer's own page that names the question's thing ties the page to it (the page's opening)
     # ... unless the stating sentence stands for the page's own named subject by a pronoun and the hop comes after
-    # it ("Its co-operative was founded in 1946. Kesh had a creamery." on "Orlby and the villages near it"): a
+    # it ("Its reading room opened in 1902. Kesh made do with the schoolroom." on "Orlby and its hamlets"): a
     # pronoun points back, so it is about the page's subject, whatever the page names later
     titles = [clean_title(page) for page in chain.answer_pages]
     of_the_title = len(titles) == len(chain.stating) and all(

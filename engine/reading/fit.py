@@ -116,10 +116,11 @@ AGENT_GAP = 6  # words of place or time between a passive act and its "by" ("row
 # "by" and the agent: the answer, or a noun phrase set beside it ("by the head gardener, Ada Pell", "by Ivo's niece,
 # Ada Pell")
 BY_AGENT = r"\bby\s+(?:(?:the|an?|his|her|their|its|[A-Z][\w-]*'s)\s+(?:[a-z]+\s+){0,2}[a-z]+,?\s+)?"
-# "which ride did ... repaint?", "what boat was ... sold?": a noun asked, then its clause's auxiliary, so the thing
+# "which boat did ... varnish?", "what cart was ... hired?": a noun asked, then its clause's auxiliary, so the thing
 # asked is what the act was done to, never its doer
 OBJECT_ASKED = re.compile(r"(?:which|what) (?:[a-z-]+ ){1,3}?(?:did|does|do|was|were|is|are|had|has|have) ")
 PASSIVE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|be)\s+$")  # a participle's auxiliary, just before it
+ADVERB_BEFORE = r"(?:\w+ly|first|also|then|later|once)"  # "Ivo Marr first made ...": a verb's adverb before it
 NAME_WORD = r"[A-Z][\w.-]*"  # a capitalised word of a name, its possessive "'s" not part of it
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -416,8 +417,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if (other_thing := _act_on_another(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells '{other_thing[0]}' of {other_thing[1]}, not of what the " \
                            "question names"
-    if (owned := _anothers_thing(chain))[0]:
-        return WRONG_KIND, f"the cited sentence tells of {owned[0]}'s {owned[1]}, not the one the question asks of"
+    if (anothers := _anothers_thing(chain))[0]:
+        return WRONG_KIND, f"the cited sentence tells of {anothers[0]}'s {anothers[1]}, not the one the question " \
+                           "asks of"
     if (owner := _owner_acting(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells what {owner[0]} did, and the question asks what {owner[0]}'s " \
                            f"{owner[1]} did"
@@ -437,8 +439,8 @@ def type_fit(chain: Chain) -> tuple[float, str]:
 
 
 def _written_as_a_post(name: str, read: tuple[str, ...]) -> str:
-    """A capitalised phrase that the sources also write with its last word in lower case ("Chief engineer Ivo Marr",
-    for "Chief Engineer"): a noun phrase for a post or a kind of person, capitalised as a title, not anyone's name.
+    """A capitalised phrase that the sources also write with its last word in lower case ("Head gardener Ivo Marr",
+    for "Head Gardener"): a noun phrase for a post or a kind of person, capitalised as a title, not anyone's name.
     A person's name keeps its capitals wherever it is written. The phrase as so written, or ""."""
     parts = name.split()
     if len(parts) < 2 or not parts[-1][:1].isupper() or not names_a_person(parts[-1].lower()):
@@ -696,7 +698,7 @@ def _label_noun(answer: str, text: str) -> str:
     field = LABELLED.match(text)
     if field is None or answer not in text[field.end():]:
         return ""
-    # "Totals: 1932 — 11 buses": a count set before its own noun counts that noun, whatever the label
+    # "Yard totals: 1951 — 14 lorries": a count set before its own noun counts that noun, whatever the label
     after = re.search(rf"(?<![\w.,]){re.escape(answer)}\s+([a-z]+)", text[field.end():])
     if after and after.group(1) not in STOPWORDS and is_a_noun(after.group(1)):
         return ""
@@ -873,17 +875,17 @@ _COUNT = re.compile(rf"(?<![\w.,])\d[\d,]*(?![\w.,]\d)|\b{COUNT_WORD}(?:-\w+)?\b
 
 
 def _act_on_another(chain: Chain) -> tuple[str, str]:
-    """The act the question asks of a named thing ("when did they buy the Kesh Wheel?"), when every cited sentence
-    does that act (or its converse) to another name set right after its verb ("Sold the Orlby Swing in 1958") and
-    names the question's thing nowhere: the sentence dates, counts or places that other thing's sale. The act as
+    """The act the question asks of a named thing ("when did the parish hire the Kesh Hall?"), when every cited sentence
+    does that act (or its converse) to another name set right after its verb ("Hired the Orlby Institute in 1958") and
+    names the question's thing nowhere: the sentence dates, counts or places that other thing's hire. The act as
     written and the other name, or two empty strings."""
     acts = {stem(act) for act in asked_acts(chain)}
     tokens = words(chain.question)
     at = next((i for i, token in enumerate(tokens) if stem(token) in acts), None)
     if at is None or not chain.stating:
         return "", ""
-    # the thing acted on: after an active verb ("did they buy the Kesh Wheel"), before a passive one ("was the Kesh
-    # Wheel bought"); never the doer after "by"
+    # the thing acted on: after an active verb ("did they hire the Kesh Hall"), before a passive one ("was the Kesh
+    # Hall hired"); never the doer after "by"
     passive = bool({"was", "were", "is", "are", "been"} & set(tokens[:at]))
     side = " ".join(tokens[:at] if passive else tokens[at + 1:])
     things = [name for name in question_names(chain.question) if " ".join(words(name)) in side
@@ -906,16 +908,16 @@ def _act_on_another(chain: Chain) -> tuple[str, str]:
 
 
 def _anothers_thing(chain: Chain) -> tuple[str, str]:
-    """The thing a question asks of its owner ("when did Kesh's creamery close?"), when no cited sentence names that
-    owner and each gives the thing to another name: "Orlby had its own creamery, which closed in 1958", "Orlby's
-    creamery", "the creamery at Orlby". That is the other's creamery. The other name and the noun, or two empty
+    """The thing a question asks of its owner ("when did Kesh's smithy shut?"), when no cited sentence names that
+    owner and each gives the thing to another name: "Orlby kept its own smithy, which shut in 1961", "Orlby's
+    smithy", "the smithy at Orlby". That is the other's smithy. The other name and the noun, or two empty
     strings."""
     asked = re.search(rf"\b(?P<owner>{NAME_WORD}(?:\s+{NAME_WORD})*)['’]s\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)\b",
                       chain.question)
     if not asked or not chain.stating or asked.group("owner").lower() in WH_WORDS or any(
             mentioned(asked.group("owner"), [text]) for text in chain.stating):
         return "", ""
-    for noun in (word for word in asked.group("owned").split() if is_a_noun(word)):  # "old creamery": either
+    for noun in (word for word in asked.group("owned").split() if is_a_noun(word)):  # "old smithy": either
         others = [_owner_given(noun, text) for text in chain.stating]
         if all(others) and not any(mentioned(asked.group("owner"), [other]) for other in others):
             return others[0], noun
@@ -923,8 +925,8 @@ def _anothers_thing(chain: Chain) -> tuple[str, str]:
 
 
 def _owner_given(noun: str, text: str) -> str:
-    """The name the text gives the noun's thing to ("Orlby's creamery", "Orlby had its own creamery", "the creamery
-    at Orlby"), or ""."""
+    """The name the text gives the noun's thing to ("Orlby's smithy", "Orlby kept its own smithy", "the smithy at
+    Orlby"), or ""."""
     other, owned = rf"({NAME_WORD}(?:\s+{NAME_WORD})*)", re.escape(noun)
     given = (rf"\b{other}['’]s\s+(?:[a-z]+\s+)?{owned}s?\b",
              rf"\b{other}\s+(?:had|has|have|kept|ran)\s+(?:its|his|her|their)\s+own\s+{owned}\b",
@@ -933,10 +935,10 @@ def _owner_given(noun: str, text: str) -> str:
 
 
 def _owner_acting(chain: Chain) -> tuple[str, str]:
-    """The one whose relative the question asks to have acted ("which beer did Ivo Marr's successor introduce?",
-    "... painted by Ada Pell's sister"), when every cited sentence sets that one, not the relative, as the doer:
-    after "by", in a field a kind of person labels ("Brewer: Ivo Marr"), or opening a clause before its verb; and
-    no cited sentence names the relation. What Ivo Marr did himself is not what his successor did. The owner and
+    """The one whose relative the question asks to have acted ("which cheese did Ivo Marr's apprentice first make?",
+    "... varnished by Ada Pell's niece"), when every cited sentence sets that one, not the relative, as the doer:
+    after "by", in a field a kind of person labels ("Maker: Ivo Marr"), or opening a clause before its verb; and
+    no cited sentence names the relation. What Ivo Marr did himself is not what his apprentice did. The owner and
     the relation's noun, or two empty strings."""
     asked = re.search(rf"\b(?:by|did|does|do|had|has)\s+(?P<owner>{NAME_WORD}(?:\s+{NAME_WORD})*)['’]s\s+"
                       r"(?P<noun>[a-z]+)\b", chain.question)
@@ -946,7 +948,8 @@ def _owner_acting(chain: Chain) -> tuple[str, str]:
     if any(states(stem(noun), said_in(text)) for text in chain.stating + chain.hops):
         return "", ""
     name = re.escape(owner)
-    doer = re.compile(rf"\bby\s+(?:[a-z]+\s+){{0,2}}{name}\b|(?:^|[;,.—]\s*){name}\s+(?P<verb>[a-z]+)\b|"
+    doer = re.compile(rf"\bby\s+(?:[a-z]+\s+){{0,2}}{name}\b|"
+                      rf"(?:^|[;,.—]\s*){name}\s+(?:{ADVERB_BEFORE}\s+)?(?P<verb>[a-z]+)\b|"
                       rf"(?:^|;\s*)(?P<label>[A-Za-z]+):\s*{name}\b")
 
     def acting(text: str) -> bool:
@@ -999,8 +1002,8 @@ def _counted_for_another(chain: Chain) -> tuple[str, str]:
 def act_years(text: str, acts: set[str], names: tuple[str, ...] = ()) -> list[str]:
     """The years a sentence gives the asked acts in their own clauses ("a millwright born at Kesh in 1851", "moved
     the patients to Orren in 1881", "by 1850 he had bought it"): what the sentence dates those acts to. An act in a
-    bracket has the bracket for its clause ("bought 1919 (built 1912)"); a clause whose subject is a name other than
-    the question's ``names`` tells that one's act ("the Kesh was built 1919, the Orlby bought 1919")."""
+    bracket has the bracket for its clause ("refitted 1881 (launched 1874)"); a clause whose subject is a name other
+    than the question's ``names`` tells that one's act ("the Wren was launched 1881, the Kite refitted 1881")."""
     years = []
     for word in re.finditer(r"[A-Za-z]+", text):
         if not any(states(act, {stem(word.group(0).lower())}) for act in acts):
@@ -1224,7 +1227,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     birth ("Ada Pell (1838–1915)", "Ada Pell (born 1901)", "Ada Pell was born in"), a personal title ("Mr Ada
     Pell"), a marriage ("she wed Ada Pell"), a nickname's place ("Edith "Dot" Pell"), gives it as a birth name
     ("born Ada Pell", "née Ada Pell"), or sets it beside a noun for a kind of person ("her uncle Ada Pell", "the
-    carter Ada Pell", "Treasurer: Ada Pell", "Ada Pell, the carter", "her son is Ada Pell"): a person."""
+    carter Ada Pell", "Treasurer: Ada Pell", "Ada Pell, the carter", "her niece is Ada Pell"): a person."""
     fuller = r"(?:[A-Z][\w'’.-]*\s+)*" if len(name.split()) == 1 else ""
     own = [text for text in read if re.match(rf"{fuller}{re.escape(name)}(?:\. | \()", text)]
     dated = re.compile(rf"\b{re.escape(name)}[*_]*(?:{LIFE_DATES})")
@@ -1240,11 +1243,11 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     spouse = re.compile(rf"\b(?:married|marries|marry|wed|weds|wedded)\s+{re.escape(name)}\b")
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
-    # "Ivo Marr (the lorry driver)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
+    # "Ivo Marr (the coal merchant)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
     # Ivo Marr": a name equated with one
     beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+(?:[a-z]+\s+){{0,2}}([a-z]+)\b|"
                         rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")
-    # "## Ada Pell\nIvo's wife, née Lant.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
+    # "## Ada Pell\nSecond wife of Ivo Marr.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
     # opening on a kind of person
     heading = re.compile(rf"#+\s*{re.escape(name)}\s*\n+\s*(?:[A-Z][\w'’-]*['’]s\s+)?"
                          r"(?:(?:the|an?|his|her|their)\s+)?([A-Za-z]+)(?:\s+([a-z]+))?")
@@ -1283,7 +1286,7 @@ def done_by(span: str, text: str, acts: frozenset[str]) -> bool:
     """The text names the span as who did an act of ``acts`` (stems), after that act's "by" ("built by Ivo Marren
     in his shed at Orrinby", "drawn up by the town clerk, Ada Pell"): the doer, which answers "who", never "where"
     or "when", however near the act it stands."""
-    # a year may stand between the act and its "by": "repainted 1927 by Ada Pell"
+    # a year may stand between the act and its "by": "varnished 1936 by Ada Pell"
     agent = re.compile(rf"\b([\w'’-]+)\s+(?:(?:in\s+)?{YEAR.pattern}\s+)?by\s+"
                        rf"(?:the\s+(?:[a-z]+\s+){{0,2}}[a-z]+,?\s+)?{re.escape(span)}\b")
     return any(stem(match.group(1).lower()) in acts for match in agent.finditer(text))

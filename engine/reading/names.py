@@ -25,7 +25,7 @@ from satiate.tools.text import (
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\n]{1,79}?)['’](?!\w)")
 # a conjunction that opens a clause of reason or concession ("Although the Kesh Trust paid, ..."): capitalised only
 # where it opens the sentence, and never a name's first word (unlike "Before" or "Once", which open film titles)
-# a quotation with a pronoun in lower case is someone's words ("Ada Pell brought my letters"), not a title
+# a quotation with a pronoun in lower case is someone's words ("Ada Pell rang our bell for years"), not a title
 _SPOKEN = re.compile(r"\b(?:i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their)\b")
 CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
 # ... and "Dear", which opens a letter's greeting to the name after it ("Dear Dr Pell,")

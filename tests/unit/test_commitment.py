@@ -1642,8 +1642,9 @@ def test_a_place_asked_by_a_feature_noun_must_be_called_so():
 
 
 def test_a_hedging_word_the_question_itself_uses_names_what_is_asked():
-    minute = "Kesh board, 8 Jan 1935: \"Insurance claim in respect of the mill fire settled at £85.\""
-    asked = "How much was the insurance claim for the mill fire settled at?"
-    assert assess(chain(asked, "£85", "number", minute)).factors["plain"] == 1.0
-    hearsay = "Ivo Marr claims the mill fire was settled at £85."
-    assert assess(chain("How much was the mill fire settled at?", "£85", "number", hearsay)).factors["plain"] < 1.0
+    ledger = "The claim on the policy for the flooded cellar came to £85 in all."
+    asked = "What did the claim for the flooded cellar come to?"
+    assert assess(chain(asked, "£85", "number", ledger)).factors["plain"] == 1.0
+    hearsay = "Ivo Marr claims the repairs to the flooded cellar came to £85."
+    assert assess(chain("What did the repairs to the flooded cellar come to?", "£85", "number",
+                        hearsay)).factors["plain"] < 1.0

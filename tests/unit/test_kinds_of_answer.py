@@ -110,23 +110,24 @@ def test_where_a_thing_moved_from_does_not_answer_where_it_moved_to():
 
 
 def test_a_title_the_notes_also_write_in_lower_case_is_a_post_not_a_name():
-    minutes = "Present: A.P. (Chair), I.M. (Head Gardener), and 12 members."
+    rota = "Rota for 1970: the vicar, I.M. (Head Gardener) and the Guides."
     clipping = "Head gardener Mr Ivo Marr retired in 1980."
-    assert _fit("Who was the society's gardener in 1970?", "Head Gardener", "person", minutes, clipping) < RIGHT
-    assert _fit("Who was the society's gardener in 1970?", "Ivo Marr", "person", clipping) == RIGHT
+    assert _fit("Who was the hall's gardener in 1970?", "Head Gardener", "person", rota, clipping) < RIGHT
+    assert _fit("Who was the hall's gardener in 1970?", "Ivo Marr", "person",
+                "Ivo Marr was the hall's gardener in 1970.", clipping) == RIGHT
     # a name keeps its capitals: a surname that is also a trade is still a name
     baked = "Ada Baker baked the bread."
     assert _fit("Who baked the bread?", "Ada Baker", "person", baked, "The baker's shop.") == RIGHT
 
 
 def test_a_name_headed_by_a_noun_of_time_is_no_place():
-    rates = "Rate book has \"void\" against Kesh Marsh at the Orlby Day 1931 assessment."
-    assert _fit("Where was the boat sold after the works closed?", "Orlby Day", "place", rates) < RIGHT
-    assert _fit("Where was the boat sold after the works closed?", "Kesh Marsh", "place",
-                "The boat was sold at Kesh Marsh after the works closed.") == RIGHT
+    lease = "The lease ran from Orlby Day 1840, the rent paid at Kesh Marsh each quarter."
+    assert _fit("Where was the rent paid?", "Orlby Day", "place", lease) < RIGHT
+    assert _fit("Where was the rent paid?", "Kesh Marsh", "place", lease) == RIGHT
 
 
 def test_a_count_set_before_its_own_noun_counts_that_noun_whatever_the_label():
-    totals = "Fleet totals: 1932 — 11 buses (annual return)."
-    assert _fit("How many buses did Orlby Motors run in 1932?", "11", "number", totals) == RIGHT
-    assert _fit("How many buses did Orlby Motors run in 1932?", "11", "number", "Drivers in 1932: 11 in all.") < RIGHT
+    totals = "Yard totals: 1951 — 14 lorries (tax return)."
+    assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", totals) == RIGHT
+    drivers = "Drivers in 1951: 14 in all."
+    assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", drivers) < RIGHT

@@ -183,9 +183,9 @@ def test_a_topics_heading_does_not_become_the_subject_of_a_line_opening_on_a_pas
 
 
 def test_a_line_told_of_its_heading_keeps_the_verb_it_opens_on():
-    ran = Chain(question="When did Orlby Garage close?", answer="1957", kind="date",
-                stating=("Ivo Marr: Ran Orlby Garage 1957 until it closed.",))
-    assert assess(ran).factors["type"] < 1.0
-    closed = Chain(question="When did Orlby Garage close?", answer="1957", kind="date",
-                   stating=("Ivo Marr: Orlby Garage closed 1957.",))
-    assert assess(closed).factors["type"] == 1.0
+    kept = Chain(question="When did the Orlby ferry stop?", answer="1957", kind="date",
+                 stating=("Ivo Marr: Kept the Orlby ferry from 1957 until it stopped.",))
+    assert assess(kept).factors["type"] < 1.0
+    stopped = Chain(question="When did the Orlby ferry stop?", answer="1957", kind="date",
+                    stating=("Ivo Marr: The Orlby ferry stopped in 1957.",))
+    assert assess(stopped).factors["type"] == 1.0

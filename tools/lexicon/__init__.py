@@ -49,10 +49,10 @@ def _person_nouns() -> frozenset[str]:
 
 
 def _singulars(noun: str) -> list[str]:
-    """The word as written and the singulars it may be the plural of ("leeks", "boxes", "batsmen")."""
+    """The word as written and the singulars it may be the plural of ("leeks", "boxes", "lorries", "batsmen")."""
     word = noun.lower()
     forms = [word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else "",
-             word[:-3] + "man" if word.endswith("men") else ""]
+             word[:-3] + "y" if word.endswith("ies") else "", word[:-3] + "man" if word.endswith("men") else ""]
     return [form for form in forms if form]
 
 
