@@ -605,6 +605,16 @@ def candidate_spans(text: str, expected: Expected, common: frozenset[str] = froz
     return []
 
 
+def _as_written(span: str, text: str, address: bool) -> str:
+    """The name as the sentence writes it whole: a name in "'s" with nothing owned after it is the name of a place
+    or a premises ("Church: St Orla's;", "at Pell's."), and an address keeps its number ("Address: 7 Mill Row")."""
+    if owned := re.search(rf"(?<![\w'’]){re.escape(span)}['’]s(?=\s*[;,.)]|\s*$)", text):
+        span = owned.group(0)
+    if address and (number := re.search(rf"\b(\d+[A-Za-z]?),?\s+{re.escape(span)}", text)):
+        span = f"{number.group(1)} {span}"
+    return span
+
+
 def _outside_question(span: str, question_lower: str, question_terms: frozenset[str], head: str = "",
                       of_kind: bool = False, names: tuple[str, ...] = ()) -> bool:
     """The answer is something the question does not already name ("Ralph Franklin Hefferline" for "Ralph
@@ -800,6 +810,7 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
     focus = focus_terms(question) & question_terms or question_terms
     head = head_noun(question)
     naming = bool(ASKS_FOR_A_NAME.search(question.lower()))  # "what was the meadow called?"
+    address = "address" in words(question)  # "what was the shop's address?": a street with its number
     names = tuple(question_names(question))
     counted = counted_noun(question)
     counted_years = YEAR.findall(question) if expected.kind == "number" else []  # "how many ... in 1998?"
@@ -840,6 +851,8 @@ def find_answer(question: str, sources: list[SourceRecord], reading: Reading | N
                 _person_referred(scored.line, expected, common, question, frozenset(relation)):
             if expected.kind != "person" and (place := _styled_by_place(span, head, read)):
                 span = place  # "Mrs Ada Pell of Orlby Farm" for "what farm ...?": the farm
+            if expected.kind != "person":
+                span = _as_written(span, scored.line.text, address)
             key = span.lower()
             share = kind_share(span, of_kind)
             if span in filling:  # in the question's open place: the answer, unless the question says it itself

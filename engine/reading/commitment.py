@@ -884,7 +884,8 @@ def _said_of_something_else(chain: Chain) -> bool:
     last?"): a sentence that joins several facts gives each number to its own clause."""
     if chain.kind not in ("number", "date") or not chain.stating:
         return False
-    asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(counted_noun(chain.question))
+    counted = counted_noun(chain.question)
+    asked = stems_of(chain.question) - stems_of(chain.answer) - stems_of(counted)
     for text in chain.stating:
         at = text.find(chain.answer)
         if at < 0 or is_field(text):  # a field's label says what its value is of ("Rooms: 42")
@@ -893,6 +894,12 @@ def _said_of_something_else(chain: Chain) -> bool:
         end = next((match.start() for match in CLAUSE_BREAK.finditer(text, at + len(chain.answer))), len(text))
         clause = text[start:at] + " " + text[at + len(chain.answer):end]
         if asked & said_in(clause) or any(states(term, said_in(clause)) for term in asked):
+            return False
+        # "five lights, three-tier tracery above": a phrase of the count and its noun alone counts what the
+        # question counts
+        comma = text.find(",", at + len(chain.answer))
+        phrase = text[text.rfind(",", 0, at) + 1:comma if comma >= 0 else len(text)]
+        if counted and stems_of(phrase) - stems_of(chain.answer) == {stem(counted)}:
             return False
     return True
 

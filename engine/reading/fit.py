@@ -121,6 +121,8 @@ BY_AGENT = r"\bby\s+(?:(?:the|an?|his|her|their|its|[A-Z][\w-]*'s)\s+(?:[a-z]+\s
 OBJECT_ASKED = re.compile(r"(?:which|what) (?:[a-z-]+ ){1,3}?(?:did|does|do|was|were|is|are|had|has|have) ")
 PASSIVE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|be)\s+$")  # a participle's auxiliary, just before it
 ADVERB_BEFORE = r"(?:\w+ly|first|also|then|later|once)"  # "Ivo Marr first made ...": a verb's adverb before it
+AGENT_ENDING = 3  # the letters an agent noun adds to its verb's stem: "rais" + "er", "build" + "er", "found" + "er"
+WRITTEN_AS = re.compile(r"\b(?:as|called|named|signed|styled)\s+$")  # what a quoted name is written as
 NAME_WORD = r"[A-Z][\w.-]*"  # a capitalised word of a name, its possessive "'s" not part of it
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -317,13 +319,22 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         # "*Gull Rose*", "“Gull Rose”", "'Gull Rose'" (but "**Gull Rose**" is a bold lead-in, emphasis in notes)
         titled = re.compile(rf"(?<![*_])[*_]{re.escape(answer)}[*_](?![*_])|[\"“]{re.escape(answer)}[\"”]|"
                             rf"(?<!\w)['‘]{re.escape(answer)}['’](?!\w)")
-        if chain.kind == "person" and any(titled.search(text) for text in chain.read):
+        # ... but "the ledger has her as "A. Pell"" quotes how someone is written: a name, no title
+        if chain.kind == "person" and any(not WRITTEN_AS.search(text, 0, match.start()) for text in chain.read
+                                          for match in titled.finditer(text)):
             return WRONG_KIND, f"'{answer}' is set in italics or quotes: a title (a ship's, a book's), not who"
         acted = bool(asked_acts(chain) or who_did_act(chain.question))  # "who founded X?", "who made X?" ask an act;
         # "who was X's mother?" asks a relation
         if chain.kind == "person" and acted and chain.stating and all(_only_owner(answer, text)
                                                                       for text in chain.stating):
             return WRONG_KIND, f"the cited sentence names '{answer}' only as an owner ('{answer}'s ...')"
+        # (a question that itself asks someone's relative reads the relation either way: "Ivo's mother?" from
+        # "Ada's son, Ivo")
+        if chain.kind == "person" and chain.stating and not re.search(r"['’]s\s+(?:[a-z]+\s+)?[a-z]+", chain.question) \
+                and all(_only_owner(answer, text) and _relative_of(answer, text) for text in chain.stating):
+            relative = _relative_of(answer, chain.stating[0])
+            return WRONG_KIND, f"the cited sentence names '{answer}' only as whose {relative} is meant " \
+                               f"('{answer}'s {relative}'), and the {relative} is someone else"
         if called := _asked_thing_named_otherwise(chain):
             return WRONG_KIND, f"the cited sentence names the {called[0]} '{called[1]}', not '{answer}'"
         if owned := _owner_of_the_asked(chain):
@@ -396,7 +407,9 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if restated := _restated_subject(chain):
             return WRONG_KIND, f"'{answer}' is the {restated} the question speaks of, not the answer it asks for"
         # "what was the campaign called?": a thing, by its noun (an agent noun, "slater", may be a person's)
-        thing = (asked_phrase(chain.question) or [""])[-1]
+        # ... or by the noun whose name is asked: "what was the yard dog's name?" asks a dog's
+        named_thing = re.search(r"\b([a-z]+)['’]s\s+(?:[a-z]+\s+)?name\b", chain.question)
+        thing = (asked_phrase(chain.question) or [named_thing.group(1) if named_thing else ""])[-1]
         if chain.kind == "name" and thing and not names_a_person(thing) and thing not in FIRM_NOUNS and not \
                 AGENT_NOUN.search(thing) and not FIRST_NAME_ASKED.search(chain.question) and \
                 a_person(answer, chain.read):
@@ -617,12 +630,26 @@ def _not_the_actor(chain: Chain) -> str:
                 and not CLAUSE_WORDS & set(words(re.split(r"[,;]", text[:match.start()])[-1]))]  # not "when it was"
         if done and not any(re.search(rf"\b{verb}\b[^.;]*?\bby\s+(?:[a-z]+\s+){{0,3}}[A-Z]", text) for verb in done):
             return said_act  # "the ledgers were found in the loft of X": found, by no one named
+        # a record's row names the doer in the field its agent noun labels ("Raiser: Ada Pell"); its other
+        # labels ("Raised at: Kesh") set no one before the act
+        if len(fields := ROW_FIELD.findall(text)) >= 2:
+            doers = [value for label, value in fields if _agent_noun_of(label, act)]
+            if doers and not any(same_name(name_words(chain.answer), name_words(value)) or chain.answer in value
+                                 for value in doers):
+                return said_act
+            continue
         # the agent is read in the clause that tells the act: "Ivo Pell died; his nephew Ada Pell took over"
         told = next((clause for clause in JOINED_CLAUSES.split(text) if any(map(is_act, words(clause)))), text)
         acting = [name_words(agent) for agent in roles(told, title).agents]
         if acting and not any(same_name(name, agent) for name in own for agent in acting):
             return said_act
     return ""
+
+
+def _agent_noun_of(label: str, act: str) -> bool:
+    """The label is the noun for whoever does the act (stem ``act``): "Raiser" of "raise", "Builder" of "build"."""
+    word = (words(label) or [""])[-1]
+    return word.endswith(("er", "or")) and stem(word).startswith(act) and len(word) - len(act) <= AGENT_ENDING
 
 
 def _agent_after_by(text: str, answer: str, is_act: Callable[[str], bool]) -> bool:
@@ -698,9 +725,11 @@ def _label_noun(answer: str, text: str) -> str:
     field = LABELLED.match(text)
     if field is None or answer not in text[field.end():]:
         return ""
-    # "Yard totals: 1951 — 14 lorries": a count set before its own noun counts that noun, whatever the label
+    # "Yard totals: 1951 — 14 lorries": a count set before its own noun counts that noun, whatever the label (and
+    # so does an answer that carries its noun: "fourteen lorries")
     after = re.search(rf"(?<![\w.,]){re.escape(answer)}\s+([a-z]+)", text[field.end():])
-    if after and after.group(1) not in STOPWORDS and is_a_noun(after.group(1)):
+    carried = answer.split()[-1].lower() if len(answer.split()) > 1 else ""
+    if any(word and word not in STOPWORDS and is_a_noun(word) for word in (after.group(1) if after else "", carried)):
         return ""
     head = re.split(rf"\s(?:{'|'.join(PREPOSITIONS)})\s", field.group("label"), maxsplit=1)[0]
     noun = words(head)[-1:]
@@ -1160,6 +1189,13 @@ def _owner_of_the_asked(chain: Chain) -> str:
     return asked[-1]
 
 
+def _relative_of(name: str, sentence: str) -> str:
+    """The kind of person the sentence makes someone of the name's ("named after Ada Pell's mother": "mother"), or
+    ""."""
+    owned = re.search(rf"\b{re.escape(name)}['’]s\s+(?:[a-z]+\s+)?([a-z]+)\b", sentence)
+    return owned.group(1) if owned and names_a_person(owned.group(1)) else ""
+
+
 def _only_owner(name: str, sentence: str) -> bool:
     """The sentence names ``name`` only as a possessive ("Ada Pell's early plays"): what Ada Pell has, not what she
     did."""
@@ -1235,8 +1271,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     titled = re.compile(rf"\b{PERSONAL_TITLE}\.?\s+{re.escape(name)}\b")
     # "Ada Lind, born Ada Marr", "née Ada Marr": the name someone was given at birth (a place is born *in*)
     birth_name = re.compile(rf"\b(?:born|née|nee)\s+{re.escape(name)}\b")
-    # "her uncle Silas Marr", "the carter Ivo Marr": a name set beside a noun for a kind of person is that person's
-    kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+)\s+{re.escape(name)}\b")
+    # "her uncle Silas Marr", "the carter, Ivo Marr": a name set beside a noun for a kind of person is that person's
+    kind_of_person = re.compile(rf"\b(?i:{'|'.join(DETERMINERS)})\s+([a-z]+),?\s+{re.escape(name)}\b")
     # "Edith "Dot" Pell": a nickname set between a first name and a surname
     nickname = re.compile(rf"\b[A-Z][\w'’-]+\s+[\"“‘']{re.escape(name)}[\"”’']\s+[A-Z]")
     # "she wed Ivo Marr", "married Ada Pell in 1901": one marries a person
@@ -1245,7 +1281,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
     # "Ivo Marr (the coal merchant)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
     # Ivo Marr": a name equated with one
-    beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+(?:[a-z]+\s+){{0,2}}([a-z]+)\b|"
+    beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+([a-z]+(?:\s+[a-z]+){{0,2}})\b|"
                         rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")
     # "## Ada Pell\nSecond wife of Ivo Marr.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
     # opening on a kind of person
@@ -1256,7 +1292,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
         return True
     if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
             names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)) or any(
-            names_a_person(match.group(1) or match.group(2)) for text in read for match in beside.finditer(text)):
+            names_a_person(word) for text in read for match in beside.finditer(text)
+            for word in (match.group(1) or match.group(2)).split()):
         return True
     if re.match(rf"{PERSONAL_TITLE}\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True

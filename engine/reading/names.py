@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from satiate.tools.lexicon import paraphrases
+from satiate.tools.lexicon import PARTICLES, paraphrases
 from satiate.tools.text import (
     AUXILIARIES,
     IRREGULAR,
@@ -129,10 +129,13 @@ def _name_in(span: str, opens: bool, following: list[str], common: frozenset[str
 def opens_on_its_verb(word: str, following: str) -> bool:
     """A note's line that drops its subject opens on its verb ("Closed in 1958.", "Built 1834 for Ada Pell", "Keeps
     the ledgers in a chest"): a past form, or a present one the verb lexicon knows, followed by a
-    preposition, a quantifier or a number, where a name opening a sentence is followed by its own verb."""
+    preposition, a quantifier or a number, where a name opening a sentence is followed by its own verb; or a verb
+    with its particle."""
     lowered = word.lower()
     inflected = verb_shaped(lowered) or lowered.endswith("s") and bool(paraphrases(stem(lowered)))
-    return inflected and (following.lower() in LINE_VERB_FOLLOWERS or following[:1].isdigit())
+    # "Set up the workshop in 1931", "Took over the lease": a verb the lexicon knows with the particle after it
+    phrasal = following.lower() in PARTICLES and bool(paraphrases(f"{stem(lowered)} {following.lower()}"))
+    return phrasal or inflected and (following.lower() in LINE_VERB_FOLLOWERS or following[:1].isdigit())
 
 
 def _a_known_past(word: str) -> bool:

@@ -1648,3 +1648,9 @@ def test_a_hedging_word_the_question_itself_uses_names_what_is_asked():
     hearsay = "Ivo Marr claims the repairs to the flooded cellar came to £85."
     assert assess(chain("What did the repairs to the flooded cellar come to?", "£85", "number",
                         hearsay)).factors["plain"] < 1.0
+
+
+def test_a_phrase_of_the_count_and_its_noun_alone_counts_what_is_asked():
+    bare = "five lights, a rose of three tiers above"
+    assert assess(chain("How many lights does the east window have?", "five", "number", bare)).factors[
+        "subject"] == 1.0

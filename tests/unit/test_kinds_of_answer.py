@@ -131,3 +131,5 @@ def test_a_count_set_before_its_own_noun_counts_that_noun_whatever_the_label():
     assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", totals) == RIGHT
     drivers = "Drivers in 1951: 14 in all."
     assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", drivers) < RIGHT
+    carried = "Jotted: fourteen lorries by 1951, and two vans."
+    assert _fit("How many lorries did Orlby Haulage run in 1951?", "fourteen lorries", "number", carried) == RIGHT

@@ -122,3 +122,41 @@ def test_a_pronoun_standing_for_the_page_s_named_subject_keeps_the_sentence_abou
                                              "managing director was Ivo Marr, a sailmaker."))
     answer, chain = finder_chain("Who was the managing director of Orlby & Kesh?", letter)
     assert answer == "Ivo Marr" and assess(chain).factors["subject"] == RIGHT
+
+
+def test_a_line_opening_on_a_verb_with_its_particle_names_no_one_by_that_verb():
+    staff = note_sources(("Staff", "# Ivo Marr\n\nTook over the toll house from his aunt, Ada Pell, in 1931."),
+                         ("Animals", "Ivo kept the toll house goat on a long tether by the gate."))
+    found = find_answer("What was the toll house goat's name?", staff)
+    assert "Took" not in [name for name, _ in found.candidates]
+    # nor is a person the goat: "his aunt, Ada Pell" makes her one
+    assert _fit("What was the toll house goat's name?", "Ada Pell", "name",
+                "Took over the toll house from his aunt, Ada Pell, in 1931.") < RIGHT
+
+
+def test_a_name_given_only_as_whose_relative_is_meant_is_not_that_relative():
+    row = 'Bell: "Nell", cast 1890, named after Ivo Marr\'s grandmother'
+    assert _fit("Who was the bell Nell named after?", "Ivo Marr", "person", row) < RIGHT
+    # asked for a relative of the question's own name, the owner of the converse answers it
+    assert _fit("Who was Ivo Marr's mother?", "Ada", "person", "Ivo Marr (1890–1950): Ada's son; a cooper.") == RIGHT
+
+
+def test_a_name_is_shown_as_the_sentence_writes_it_whole():
+    row = note_sources(("Windows", "Year: 1937; Church: St Orla's; Town: Kesh; Work: the Reaper window (south aisle)."))
+    assert find_answer("Which church in Kesh has the Reaper window?", row).short_answer == "St Orla's"
+    shop = note_sources(("The Kesh chandlery", "Address: 12 Quay Row, Kesh. Opened 1921 by Ivo Marr."))
+    assert find_answer("What was the address of the Kesh chandlery?", shop).short_answer == "12 Quay Row"
+
+
+def test_a_record_names_the_doer_in_the_field_its_agent_noun_labels():
+    row = "Variety: Kesh Pearl; Kind: pea; Year: 1931; Raised at: the walled garden; Raiser: Ada Pell."
+    assert _fit("Who raised the Kesh Pearl pea?", "Ada Pell", "person", row) == RIGHT
+    other = "Variety: Kesh Pearl; Raised at: the walled garden; Raiser: Ivo Marr; Seed from: Ada Pell."
+    assert _fit("Who raised the Kesh Pearl pea?", "Ada Pell", "person", other) < RIGHT
+
+
+def test_a_name_quoted_as_someone_is_written_is_still_a_name():
+    stating = "A. Pell kept the wage book from 1920."
+    assert _fit("Who kept the wage book?", "A. Pell", "person", stating,
+                'The ledger always has her as "A. Pell". Left 1939.') == RIGHT
+    assert _fit("Who kept the wage book?", "A. Pell", "person", stating, 'The barge "A. Pell" sank in 1931.') < RIGHT
