@@ -123,6 +123,7 @@ PASSIVE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|be)\s+$")  # a participl
 ADVERB_BEFORE = r"(?:\w+ly|first|also|then|later|once)"  # "Ivo Marr first made ...": a verb's adverb before it
 AGENT_ENDING = 3  # the letters an agent noun adds to its verb's stem: "rais" + "er", "build" + "er", "found" + "er"
 WRITTEN_AS = re.compile(r"\b(?:as|called|named|signed|styled)\s+$")  # what a quoted name is written as
+PLACED_BEFORE = re.compile(r"\b(?:at|in|from|near|to|into|on)\s+$")  # a preposition of place, just before
 NAME_WORD = r"[A-Z][\w.-]*"  # a capitalised word of a name, its possessive "'s" not part of it
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -1280,7 +1281,8 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
     # "Ivo Marr (the coal merchant)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
-    # Ivo Marr": a name equated with one
+    # Ivo Marr": a name equated with one. Not after a preposition of place: "born at Kesh, the son of a farmer"
+    # describes who was born
     beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+([a-z]+(?:\s+[a-z]+){{0,2}})\b|"
                         rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")
     # "## Ada Pell\nSecond wife of Ivo Marr.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
@@ -1293,6 +1295,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     if any(names_a_person(match.group(1)) for text in read for match in kind_of_person.finditer(text)) or any(
             names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)) or any(
             names_a_person(word) for text in read for match in beside.finditer(text)
+            if not (match.group(1) and PLACED_BEFORE.search(text, 0, match.start()))
             for word in (match.group(1) or match.group(2)).split()):
         return True
     if re.match(rf"{PERSONAL_TITLE}\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"

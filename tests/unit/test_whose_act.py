@@ -93,6 +93,7 @@ def test_a_name_set_beside_a_kind_of_person_is_a_person():
     assert a_person("Ivo Marr", ("Ada Pell's nephew is Ivo Marr (the coal merchant).",))
     assert a_person("Ivo Marr", ("Ivo Marr, the carter, drove it.",))
     assert not a_person("Kesh Queen", ("Kesh Queen, the old steam wagon, stood in the yard.",))
+    assert not a_person("Orlby", ("Born 1801 at Orlby, the son of a miller.",))  # describes who was born
     assert a_person("Ada Pell", ("Family. # Ada Pell\n\nSecond wife of Ivo Marr. Kept the shop until 1921.",))
     assert a_person("Ivo Marr", ("Smiths. # Ivo Marr\n\nFarrier at the Kesh forge from 1901.",))
     assert not a_person("Kesh Queen", ("Pumps. # Kesh Queen\n\nThe beam engine at the lower lock.",))
