@@ -634,7 +634,7 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
     if any(len(stems(name)) == len(span_terms) > 1 and stems(name) & span_terms for name in names):
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
     # the question's words as written, inflected alike, not stems alone: "Orlby Engineering" does not share a word
-    # with "who built the engine?"
+    # with "who serviced the engine?"
     asked = [word for word in content_terms(question_lower) if not (head and inflected_alike(word, head))]
     shared = len({word for word in content_terms(span) if any(inflected_alike(word, other) for other in asked)})
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))

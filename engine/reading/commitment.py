@@ -895,7 +895,7 @@ def _said_of_something_else(chain: Chain) -> bool:
         clause = text[start:at] + " " + text[at + len(chain.answer):end]
         if asked & said_in(clause) or any(states(term, said_in(clause)) for term in asked):
             return False
-        # "five lights, three-tier tracery above": a phrase of the count and its noun alone counts what the
+        # "four bays, a barrel roof above": a phrase of the count and its noun alone counts what the
         # question counts
         comma = text.find(",", at + len(chain.answer))
         phrase = text[text.rfind(",", 0, at) + 1:comma if comma >= 0 else len(text)]

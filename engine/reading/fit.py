@@ -1281,7 +1281,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
     # "Ivo Marr (the coal merchant)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
-    # Ivo Marr": a name equated with one. Not after a preposition of place: "born at Kesh, the son of a farmer"
+    # Ivo Marr": a name equated with one. Not after a preposition of place: "born at Kesh, the daughter of a cooper"
     # describes who was born
     beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+([a-z]+(?:\s+[a-z]+){{0,2}})\b|"
                         rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")

@@ -133,7 +133,7 @@ def opens_on_its_verb(word: str, following: str) -> bool:
     with its particle."""
     lowered = word.lower()
     inflected = verb_shaped(lowered) or lowered.endswith("s") and bool(paraphrases(stem(lowered)))
-    # "Set up the workshop in 1931", "Took over the lease": a verb the lexicon knows with the particle after it
+    # "Set up the forge in 1931", "Took over the lease": a verb the lexicon knows with the particle after it
     phrasal = following.lower() in PARTICLES and bool(paraphrases(f"{stem(lowered)} {following.lower()}"))
     return phrasal or inflected and (following.lower() in LINE_VERB_FOLLOWERS or following[:1].isdigit())
 

@@ -93,7 +93,7 @@ def test_a_name_set_beside_a_kind_of_person_is_a_person():
     assert a_person("Ivo Marr", ("Ada Pell's nephew is Ivo Marr (the coal merchant).",))
     assert a_person("Ivo Marr", ("Ivo Marr, the carter, drove it.",))
     assert not a_person("Kesh Queen", ("Kesh Queen, the old steam wagon, stood in the yard.",))
-    assert not a_person("Orlby", ("Born 1801 at Orlby, the son of a miller.",))  # describes who was born
+    assert not a_person("Orlby", ("Born 1822 at Orlby, the daughter of a cooper.",))  # describes who was born
     assert a_person("Ada Pell", ("Family. # Ada Pell\n\nSecond wife of Ivo Marr. Kept the shop until 1921.",))
     assert a_person("Ivo Marr", ("Smiths. # Ivo Marr\n\nFarrier at the Kesh forge from 1901.",))
     assert not a_person("Kesh Queen", ("Pumps. # Kesh Queen\n\nThe beam engine at the lower lock.",))
@@ -159,5 +159,5 @@ def test_a_record_names_the_doer_in_the_field_its_agent_noun_labels():
 def test_a_name_quoted_as_someone_is_written_is_still_a_name():
     stating = "A. Pell kept the wage book from 1920."
     assert _fit("Who kept the wage book?", "A. Pell", "person", stating,
-                'The ledger always has her as "A. Pell". Left 1939.') == RIGHT
+                'The wage book lists her as "A. Pell" until she married.') == RIGHT
     assert _fit("Who kept the wage book?", "A. Pell", "person", stating, 'The barge "A. Pell" sank in 1931.') < RIGHT
