@@ -76,7 +76,7 @@ from satiate.engine.reading.slots import asked_slot, slot_fillers
 from satiate.engine.reading.verdicts import Verdict, choose, compared_pair, joint_subjects, shared_answer, yes_no
 from satiate.engine.roles import denies, sets_aside
 from satiate.state.records import SourceRecord
-from satiate.tools.lexicon import converse, is_a_noun, names_a_person, paraphrases, phrase_stems
+from satiate.tools.lexicon import converse, is_a_noun, names_a_body, names_a_person, paraphrases, phrase_stems
 from satiate.tools.search.named_pages import named_objects
 from satiate.tools.search.task_pages import FRAMING, page_name, signature_only
 from satiate.tools.text import (
@@ -709,6 +709,8 @@ def _type_fit(span: str, expected: Expected, text: str, head: str = "", naming: 
             return 0.5  # where something happened ("spent his last years at Gull Row", "Bridge Street"), not who
         if article_share(span, (text,)) == 1.0:
             return 0.4  # a thing's name ("the Gull Rose was launched"): a person's takes no article
+        if len(parts) >= 3 and names_a_body(parts[-1]):
+            return 0.5  # "Kesh Rowing Club", "Orlby Parish Council": a body of people, not one person
         return 1.0 if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts) else 0.6
     return 1.0
 

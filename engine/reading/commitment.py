@@ -1008,9 +1008,16 @@ def _other_entries(hop: str, stating: tuple[str, ...], names: list[str]) -> bool
     """The hop opens on the question's name as its label, and every stating line on another label ("Wren: 6
     oars." and "Kite: 4 oars." on one page): entries of a list, each about its label, so the hop ties its own
     entry only. (A field's label, "Oars: 4", names no one: the record's fields stay one entry.)"""
+    if _a_row(hop) and stating and all(_a_row(text) and text != hop for text in stating):
+        return True  # a table's rows are its entries: "Name: Ivo Marr; Came from: Kesh" ties Ivo Marr's row only
     label = ENTRY_LABEL.match(hop)
     return label is not None and any(mentioned(name, [label.group(1)]) for name in names) and all(
         (other := ENTRY_LABEL.match(text)) and other.group(1) != label.group(1) for text in stating)
+
+
+def _a_row(text: str) -> bool:
+    """A table's row as a sentence: two fields or more on one line ("Name: Ada Pell; Years: 1891–1912")."""
+    return len(ROW_FIELD.findall(text)) >= 2
 
 
 def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozenset()) -> bool:
@@ -1060,7 +1067,10 @@ def _on_subject(chain: Chain, names: list[str], labels: frozenset[str] = frozens
     name_stems |= {stem(noun) for name in names if (noun := _noun_qualified(name, chain.question))}
     answer_said = said_in(" ".join(stating))
     relations = {term for term in asked - name_stems if not states(term, answer_said)}  # what the answer does not say
-    hops = [f"{page}: {hop}" for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
+    # a hop is read with its page's title, unless that page is the answer's own: a title both share is no bridge
+    # between them ("Name: Ivo Marr; ..." and "Name: Ada Pell; ..." under one table's title)
+    hops = [hop if page in chain.answer_pages else f"{page}: {hop}"
+            for page, hop in zip(chain.hop_pages, chain.hops)] or list(chain.hops)
     tokens = words(chain.question)
     opening = 1 if len(tokens) > 1 and tokens[1] in WH_WORDS else 0  # "in which year ...": the question's own word
     describes = bool(DESCRIBED.search(" ".join(tokens[opening + 1:])))

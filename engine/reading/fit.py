@@ -30,6 +30,7 @@ from satiate.engine.reading.chain import (
 )
 from satiate.engine.reading.kinds import (
     ADJECTIVE_HEADS,
+    ASKS_WHO_WAS,
     CURRENCY,
     FIRM_NAME,
     FIRM_NOUNS,
@@ -73,12 +74,14 @@ from satiate.tools.lexicon import converse, is_a_noun, names_a_body, names_a_per
 from satiate.tools.text import (
     ARTICLES,
     AUXILIARIES,
+    BE_FORMS,
     COUNT_WORD,
     MONTHS,
     STOPWORDS,
     VERSION,
     WH_WORDS,
     YEAR,
+    inflected_alike,
     irregular_form,
     is_field,
     stem,
@@ -124,6 +127,7 @@ ADVERB_BEFORE = r"(?:\w+ly|first|also|then|later|once)"  # "Ivo Marr first made 
 AGENT_ENDING = 3  # the letters an agent noun adds to its verb's stem: "rais" + "er", "build" + "er", "found" + "er"
 WRITTEN_AS = re.compile(r"\b(?:as|called|named|signed|styled)\s+$")  # what a quoted name is written as
 PLACED_BEFORE = re.compile(r"\b(?:at|in|from|near|to|into|on)\s+$")  # a preposition of place, just before
+POST_REACH = 4  # words between a post and its holder's name: "Ada Pell was made secretary", "Secretary: Ada Pell"
 NAME_WORD = r"[A-Z][\w.-]*"  # a capitalised word of a name, its possessive "'s" not part of it
 PASSIVE_ACT = re.compile(r"\b(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(\w+)")  # "was found", "were quietly sold"
 # "the spouse of the director of X": the outer relation is asked, the inner one leads to it.
@@ -374,6 +378,13 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind in ("person", "name") and FIRST_NAME_ASKED.search(chain.question) and not _spells_a_first_name(
                 answer):
             return WRONG_KIND, f"'{answer}' gives no first name in full, and the question asks for one"
+        asked_head = (asked_phrase(chain.question) or [""])[-1]
+        if chain.kind == "name" and asked_head and chain.stating and not FIRM_NAME.search(answer) and not a_person(
+                answer, chain.read) and all(
+                re.search(rf"\b{re.escape(asked_head)}s?\s+of\s+{re.escape(answer)}\b", text, re.IGNORECASE)
+                for text in chain.stating):  # ("the foundry of Messrs Pell" is Pell's foundry: an owner names it)
+            return WRONG_KIND, f"the cited sentence names '{answer}' after '{asked_head} of': where or whose the " \
+                               f"{asked_head} is, not the {asked_head}"
         if chain.kind in ("place", "name") and (end := _at_the_other_end(chain)):
             return WRONG_KIND, f"the cited sentence names '{answer}' after '{end}', the other end of the move asked"
         if chain.kind == "place" and len(tokens) >= 2 and names_a_time(tokens[-1]):
@@ -431,6 +442,10 @@ def type_fit(chain: Chain) -> tuple[float, str]:
     if (other_thing := _act_on_another(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells '{other_thing[0]}' of {other_thing[1]}, not of what the " \
                            "question names"
+    if (kinds := _another_kind_of(chain))[0]:
+        return WRONG_KIND, f"the cited sentence tells of the {kinds[1]}, not the {kinds[0]}"
+    if post := _post_held_by_another(chain):
+        return WRONG_KIND, f"the cited sentence says '{post}' of someone it does not name, not of '{answer}'"
     if (anothers := _anothers_thing(chain))[0]:
         return WRONG_KIND, f"the cited sentence tells of {anothers[0]}'s {anothers[1]}, not the one the question " \
                            "asks of"
@@ -935,6 +950,57 @@ def _act_on_another(chain: Chain) -> tuple[str, str]:
             return "", ""
         told.append(done[0])
     return told[0]
+
+
+def _another_kind_of(chain: Chain) -> tuple[str, str]:
+    """A noun the question qualifies by another noun ("who won the horse class?"), when every cited sentence gives
+    that noun another qualifier ("Won the motor class in 1932") and never says the question's: the sentence tells of
+    another of its kind. The question's pair and the sentence's, or two empty strings."""
+    tokens = words(chain.question)
+    # "won the horse class at ...": a noun phrase a determiner opens and a function word (or the end) closes, after
+    # no auxiliary ("did the library open in ...?" ends its subject at the verb)
+    pairs = [(first, second) for index, (before, first, second, after) in
+             enumerate(zip(tokens, tokens[1:], tokens[2:], tokens[3:] + [""]))
+             if before in DETERMINERS and (index == 0 or tokens[index - 1] not in AUXILIARIES)
+             and (not after or after in STOPWORDS) and first not in STOPWORDS and second not in STOPWORDS
+             and is_a_noun(first) and is_a_noun(second) and not verb_shaped(first)]
+    for qualifier, noun in pairs:
+        told = []
+        for text in chain.stating:
+            said = words(text)
+            others = [said[i - 1] for i in range(1, len(said)) if inflected_alike(said[i], noun) and
+                      said[i - 1] not in STOPWORDS and said[i - 1] != qualifier and is_a_noun(said[i - 1])]
+            if not others or qualifier in said or any(inflected_alike(word, qualifier) for word in said):
+                break
+            told.append(others[0])
+        else:
+            if told:
+                return f"{qualifier} {noun}", f"{told[0]} {noun}"
+    return "", ""
+
+
+def _post_held_by_another(chain: Chain) -> str:
+    """The post a "who was the secretary ...?" question asks for, when every cited sentence has the post act but
+    sets it nowhere near the answer ("The Secretary reported the shield went to Ivo Marr"): the post is another's
+    there, unnamed, and the answer is someone the sentence tells of. Near is within ``POST_REACH`` words, as "Ada Pell,
+    secretary", "Secretary: Ada Pell" and "Ada Pell was made secretary" set them."""
+    asked = ASKS_WHO_WAS.match(" ".join(words(chain.question)))
+    noun = asked.group("phrase").split()[-1] if asked else ""
+    if chain.kind != "person" or not noun or not names_a_person(noun) or not chain.stating or \
+            not re.search(rf"\b{re.escape(noun)}\b", chain.question):  # "who is the Gull ...?" asks of a name
+        return ""
+    named = words(chain.answer)
+    for text in chain.stating:
+        tokens = words(text)
+        posts = [i for i, token in enumerate(tokens) if stem(token) == stem(noun)]
+        at = [i for i in range(len(tokens)) if tokens[i:i + len(named)] == named]
+        # the post acts in the sentence ("The Secretary reported ..."), and its holder is not named beside it
+        acting = [post for post in posts if post + 1 < len(tokens) and tokens[post + 1] not in BE_FORMS and (
+            verb_shaped(tokens[post + 1]) or tokens[post + 1] in IRREGULAR_PASTS)]
+        if not acting or not at or any(-POST_REACH <= post - start <= len(named) + POST_REACH
+                                       for post in posts for start in at):
+            return ""
+    return noun
 
 
 def _anothers_thing(chain: Chain) -> tuple[str, str]:

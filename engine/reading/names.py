@@ -26,6 +26,8 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<!\w)['‘]([A-Z][^'’\
 # a conjunction that opens a clause of reason or concession ("Although the Kesh Trust paid, ..."): capitalised only
 # where it opens the sentence, and never a name's first word (unlike "Before" or "Once", which open film titles)
 # a quotation with a pronoun in lower case is someone's words ("Ada Pell rang our bell for years"), not a title
+# ... and one holding a comma and a figure is a record's line copied ("Boiler overhauled, new tubes, £11")
+_QUOTED_RECORD = re.compile(r",.*\d|\d.*,")
 _SPOKEN = re.compile(r"\b(?:i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their)\b")
 CLAUSE_CONJUNCTIONS = frozenset("although though because unless whereas whilst despite".split())
 # ... and "Dear", which opens a letter's greeting to the name after it ("Dear Dr Pell,")
@@ -72,7 +74,7 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     "GeneratorExit"; "Grant Hill ..." stays whole).
     """
     quoted = [m.strip() for pair in _QUOTED.findall(text) for m in pair if m.strip()[:1].isalnum()
-              and not m.strip().islower() and not _SPOKEN.search(m)]
+              and not m.strip().islower() and not _SPOKEN.search(m) and not _QUOTED_RECORD.search(m)]
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
@@ -80,6 +82,8 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
                 and _CLAUSE_START.search(text[:match.start()])):
             continue  # "Args: ...", "Note: ...": a one-word label opening a line names what follows, not a thing
         parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
+        if _AFTER_A_DAY.search(text, 0, match.start()) and re.fullmatch(SHORT_MONTH, parts[0]):
+            continue  # "10 Mar, later": a date alone
         if _AFTER_A_DAY.search(text, 0, match.start()) and re.match(rf"{SHORT_MONTH}\s", parts[0]):
             parts[0] = parts[0].split(None, 1)[1]  # "9 Mar Requisition of the hall": a date, then the line
         for index, part in enumerate(parts):

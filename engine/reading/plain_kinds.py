@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 
 from satiate.engine.reading.kinds import asked_form, asked_phrase, pointing_kind_words
-from satiate.tools.lexicon import a_calling, a_plural, is_a_noun, kind_of, specific, told_by_a_plain_noun
+from satiate.tools.lexicon import (
+    a_calling,
+    a_plural,
+    is_a_noun,
+    kind_of,
+    names_a_person,
+    specific,
+    told_by_a_plain_noun,
+)
 from satiate.tools.text import COUNT_WORD, STOPWORDS, words
 
 CALLING = "calling"  # "what did she do for a living?", "what was his trade?": a person by their work
@@ -55,6 +63,13 @@ def _qualifies_a_noun(text: str, end: int) -> bool:
     return following is not None and following.group(1) not in STOPWORDS and is_a_noun(following.group(1))
 
 
+def _anothers_calling(text: str, start: int) -> bool:
+    """The calling at ``start`` is said of someone the sentence relates to its subject ("the widow of a corn
+    merchant", "son of the Kesh miller"): that relative's living, not the subject's."""
+    related = re.search(r"\b([a-z]+)\s+of\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,2}$", text[:start])
+    return related is not None and names_a_person(related.group(1))
+
+
 def plain_fillers(text: str, kind: str, question: str = "") -> list[str]:
     """The lower-case words (or pairs) of the sentence of the kind asked, in order: "navy and silver" for a colour,
     "stonemason" for a calling. A pair whose second word is not of the kind gives its first alone. A number word is
@@ -76,5 +91,7 @@ def plain_fillers(text: str, kind: str, question: str = "") -> list[str]:
             continue  # and "the owners" are a class of people: one's calling is named in the singular
         if kind in (CALLING, KINSHIP) and _qualifies_a_noun(text, ends):
             continue  # "a volunteer station master": the person is the station master, "volunteer" qualifies it
+        if kind == CALLING and _anothers_calling(text, match.start()):
+            continue  # "widow of a corn merchant": the merchant is someone else, her husband
         found.append(span)
     return list(dict.fromkeys(found))
