@@ -382,7 +382,7 @@ def type_fit(chain: Chain) -> tuple[float, str]:
         if chain.kind == "name" and asked_head and chain.stating and not FIRM_NAME.search(answer) and not a_person(
                 answer, chain.read) and all(
                 re.search(rf"\b{re.escape(asked_head)}s?\s+of\s+{re.escape(answer)}\b", text, re.IGNORECASE)
-                for text in chain.stating):  # ("the foundry of Messrs Pell" is Pell's foundry: an owner names it)
+                for text in chain.stating):  # ("the workshop of Messrs Pell" is Pell's: an owner names it)
             return WRONG_KIND, f"the cited sentence names '{answer}' after '{asked_head} of': where or whose the " \
                                f"{asked_head} is, not the {asked_head}"
         if chain.kind in ("place", "name") and (end := _at_the_other_end(chain)):
@@ -953,12 +953,12 @@ def _act_on_another(chain: Chain) -> tuple[str, str]:
 
 
 def _another_kind_of(chain: Chain) -> tuple[str, str]:
-    """A noun the question qualifies by another noun ("who won the horse class?"), when every cited sentence gives
-    that noun another qualifier ("Won the motor class in 1932") and never says the question's: the sentence tells of
+    """A noun the question qualifies by another noun ("who ran the tea tent?"), when every cited sentence gives that
+    noun another qualifier ("Ran the beer tent in 1950") and never says the question's: the sentence tells of
     another of its kind. The question's pair and the sentence's, or two empty strings."""
     tokens = words(chain.question)
-    # "won the horse class at ...": a noun phrase a determiner opens and a function word (or the end) closes, after
-    # no auxiliary ("did the library open in ...?" ends its subject at the verb)
+    # "ran the tea tent at ...": a noun phrase a determiner opens and a function word (or the end) closes, after no
+    # auxiliary ("did the school close in ...?" ends its subject at the verb)
     pairs = [(first, second) for index, (before, first, second, after) in
              enumerate(zip(tokens, tokens[1:], tokens[2:], tokens[3:] + [""]))
              if before in DETERMINERS and (index == 0 or tokens[index - 1] not in AUXILIARIES)
@@ -981,7 +981,7 @@ def _another_kind_of(chain: Chain) -> tuple[str, str]:
 
 def _post_held_by_another(chain: Chain) -> str:
     """The post a "who was the secretary ...?" question asks for, when every cited sentence has the post act but
-    sets it nowhere near the answer ("The Secretary reported the shield went to Ivo Marr"): the post is another's
+    sets it nowhere near the answer ("The Treasurer wrote that the prize went to Ivo Marr"): the post is another's
     there, unnamed, and the answer is someone the sentence tells of. Near is within ``POST_REACH`` words, as "Ada Pell,
     secretary", "Secretary: Ada Pell" and "Ada Pell was made secretary" set them."""
     asked = ASKS_WHO_WAS.match(" ".join(words(chain.question)))

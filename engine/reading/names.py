@@ -78,9 +78,10 @@ def name_spans(text: str, common: frozenset[str] = frozenset()) -> list[str]:
     found = list(quoted)
     text = _NICKNAME.sub(r"\1 \2 ", text)
     for match in _NAME_RUN.finditer(text):
-        if (text[match.end():match.end() + 1] == ":" and " " not in match.group(0)
+        if (re.match(r"(?:\s+[a-z]+){0,3}:", text[match.end():]) and " " not in match.group(0)
                 and _CLAUSE_START.search(text[:match.start()])):
-            continue  # "Args: ...", "Note: ...": a one-word label opening a line names what follows, not a thing
+            continue  # "Args: ...", "Note: ...", "Trained at: ...": a label opening a line or a field names what
+            # follows, not a thing
         parts = _SENTENCE_END.split(match.group(0))  # "... is Tarrow. Ada Pell ...": two names, the second opening
         if _AFTER_A_DAY.search(text, 0, match.start()) and re.fullmatch(SHORT_MONTH, parts[0]):
             continue  # "10 Mar, later": a date alone

@@ -64,8 +64,8 @@ def _qualifies_a_noun(text: str, end: int) -> bool:
 
 
 def _anothers_calling(text: str, start: int) -> bool:
-    """The calling at ``start`` is said of someone the sentence relates to its subject ("the widow of a corn
-    merchant", "son of the Kesh miller"): that relative's living, not the subject's."""
+    """The calling at ``start`` is said of someone the sentence relates to its subject ("the sister of a Kesh
+    blacksmith", "son of the Kesh miller"): that relative's living, not the subject's."""
     related = re.search(r"\b([a-z]+)\s+of\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,2}$", text[:start])
     return related is not None and names_a_person(related.group(1))
 
@@ -92,6 +92,6 @@ def plain_fillers(text: str, kind: str, question: str = "") -> list[str]:
         if kind in (CALLING, KINSHIP) and _qualifies_a_noun(text, ends):
             continue  # "a volunteer station master": the person is the station master, "volunteer" qualifies it
         if kind == CALLING and _anothers_calling(text, match.start()):
-            continue  # "widow of a corn merchant": the merchant is someone else, her husband
+            continue  # "sister of a blacksmith": the blacksmith is someone else, her brother
         found.append(span)
     return list(dict.fromkeys(found))

@@ -166,9 +166,9 @@ def test_a_name_quoted_as_someone_is_written_is_still_a_name():
 
 
 def test_a_calling_said_of_a_relative_is_not_the_subject_s():
-    widow = "The show's egg steward was Ada Pell, widow of a Kesh corn merchant."
-    assert "merchant" not in plain_fillers(widow, CALLING)
-    assert "merchant" in plain_fillers("Ada Pell, corn merchant of Kesh, judged the eggs.", CALLING)
+    sister = "The show's egg steward was Ada Pell, sister of a Kesh blacksmith."
+    assert "blacksmith" not in plain_fillers(sister, CALLING)
+    assert "blacksmith" in plain_fillers("Ada Pell, blacksmith of Kesh, judged the eggs.", CALLING)
 
 
 def test_a_copied_record_line_in_quotes_is_no_title_and_a_day_s_month_no_name():
@@ -179,42 +179,42 @@ def test_a_copied_record_line_in_quotes_is_no_title_and_a_day_s_month_no_name():
 
 
 def test_a_post_the_sentence_says_of_someone_unnamed_is_not_the_answer_s():
-    question = "Who was the club's secretary in the year the Kesh Cup was first played for?"
-    assert _fit(question, "Ivo Marr", "person", "The Secretary reported the Kesh Cup had gone to Ivo Marr.") < RIGHT
-    assert _fit(question, "Ivo Marr", "person", "Secretary: Ivo Marr. The Kesh Cup was first played for that year.") \
+    question = "Who was the club's treasurer when the Kesh Bowl was first given?"
+    assert _fit(question, "Ivo Marr", "person", "The Treasurer wrote that the Kesh Bowl went to Ivo Marr.") < RIGHT
+    assert _fit(question, "Ivo Marr", "person", "Treasurer: Ivo Marr. The Kesh Bowl was first given that year.") \
         == RIGHT
-    assert _fit(question, "Ivo Marr", "person", "Ivo Marr was made secretary the year the Kesh Cup began.") == RIGHT
+    assert _fit(question, "Ivo Marr", "person", "Ivo Marr was made treasurer the year the Kesh Bowl began.") == RIGHT
 
 
 def test_a_noun_qualified_otherwise_is_another_of_its_kind():
-    question = "Who won the pony class at the Kesh show in 1932?"
-    assert _fit(question, "Ada Pell", "person", "Ada Pell won the cart class at the Kesh show in 1932.") < RIGHT
-    assert _fit(question, "Ada Pell", "person", "Ada Pell won the pony class at the Kesh show in 1932.") == RIGHT
-    # "did the library open": the subject ends at its verb, no noun phrase of two nouns
-    assert _fit("When did the library open in the Kesh Exchange?", "1912", "date",
-                "1912: the Kesh Exchange room opened with 540 members.") == RIGHT
+    question = "Who ran the tea tent at the Kesh fete in 1950?"
+    assert _fit(question, "Ada Pell", "person", "Ada Pell ran the beer tent at the Kesh fete in 1950.") < RIGHT
+    assert _fit(question, "Ada Pell", "person", "Ada Pell ran the tea tent at the Kesh fete in 1950.") == RIGHT
+    # "did the school close": the subject ends at its verb, no noun phrase of two nouns
+    assert _fit("When did the school close in Kesh?", "1961", "date",
+                "1961: the Kesh school room closed with twelve pupils left.") == RIGHT
 
 
 def test_a_name_after_the_asked_noun_and_of_is_not_that_noun():
-    question = "Which family owned the ram that won the Kesh Cup?"
-    assert _fit(question, "Orlby", "name", "Owned by the Marr family of Orlby.") < RIGHT
-    # an owner after "of" names the thing: "the foundry of Messrs Marr" is Marr's foundry
-    assert _fit("Which foundry cast the Kesh bell?", "Messrs Marr of Orlby", "name",
-                "The Kesh bell was cast at the foundry of Messrs Marr of Orlby.") == RIGHT
+    question = "Which family kept the bull that took first prize?"
+    assert _fit(question, "Orlby", "name", "Kept by the Marr family of Orlby.") < RIGHT
+    # an owner after "of" names the thing: "the workshop of Messrs Marr" is Marr's workshop
+    assert _fit("Which workshop made the Kesh organ?", "Messrs Marr of Orlby", "name",
+                "The Kesh organ was made in the workshop of Messrs Marr of Orlby.") == RIGHT
 
 
 def test_a_body_of_people_is_a_weak_candidate_for_who():
-    log = note_sources(("Research log", "The trade directory says \"Kesh Rowing Club, estd. 1873, boathouse Mill "
-                                        "Lane\". Found the boathouse building contract: Ivo Marr & Son, builders, "
-                                        "£310, dated Oct 1876."))
-    assert find_answer("Who built the Kesh boathouse?", log).short_answer == "Ivo Marr & Son"
+    log = note_sources(("Research log", "The 1890 almanac lists \"Kesh Cycling Club, founded 1888, clubroom Mill "
+                                        "Lane\". The joiners' bill is in the box: Ivo Marr & Son built the "
+                                        "clubroom for £120 in 1892."))
+    assert find_answer("Who built the Kesh clubroom?", log).short_answer == "Ivo Marr & Son"
 
 
 def test_a_table_s_rows_are_its_entries_and_their_shared_title_no_bridge():
-    rows = ("Name: Ivo Marr; Years in charge: 1891–1912; Came from: Orlby Hall; Remarks: a staff of nine.",
-            "Name: Ada Pell; Years in charge: 1819–1848; Came from: Kesh Park; Remarks: signs lists \"A.P.\".")
-    chain = Chain(question="Who was head keeper at Kesh Park while Ada Pell worked there?", answer="Ivo Marr",
-                  kind="person", stating=(rows[0],), hops=(rows[1],), answer_pages=("Wardens of Orlby Hall",),
-                  hop_pages=("Wardens of Orlby Hall",), read=("Wardens of Orlby Hall. " + " ".join(rows),),
-                  read_titles=("Wardens of Orlby Hall",))
+    rows = ("Keeper: Ivo Marr; Served: 1891–1912; Trained at: Orlby Hall; Note: kept bees.",
+            "Keeper: Ada Pell; Served: 1819–1848; Trained at: Kesh Park; Note: left a diary.")
+    chain = Chain(question="Who was keeper at Kesh Park while Ada Pell trained there?", answer="Ivo Marr",
+                  kind="person", stating=(rows[0],), hops=(rows[1],), answer_pages=("Keepers of Orlby Hall",),
+                  hop_pages=("Keepers of Orlby Hall",), read=("Keepers of Orlby Hall. " + " ".join(rows),),
+                  read_titles=("Keepers of Orlby Hall",))
     assert assess(chain).factors["subject"] < RIGHT
