@@ -1347,10 +1347,12 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
     # "Treasurer: Ada Pell": a field labelled by a post or a kind of person gives a person
     post_field = re.compile(rf"(?:^|\n)[\W\d]*([A-Za-z]+)[*_]*:[*_]*\s+{re.escape(name)}\b")
     # "Ivo Marr (the coal merchant)", "Ivo Marr, the carter": a name in apposition to a kind of person; "her son is
-    # Ivo Marr": a name equated with one. Not after a preposition of place: "born at Kesh, the daughter of a cooper"
-    # describes who was born
+    # Ivo Marr", "Ivo Marr = Ada's nephew": a name equated with one. Not after a preposition of place: "born at
+    # Kesh, the daughter of a cooper" describes who was born
     beside = re.compile(rf"\b{re.escape(name)}\s*[,(]\s*(?:the|an?|his|her|their)\s+([a-z]+(?:\s+[a-z]+){{0,2}})\b|"
-                        rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b")
+                        rf"\b([a-z]+)\s+(?:is|was)\s+{re.escape(name)}\b|"
+                        rf"\b{re.escape(name)}\s+(?:=|is|was)\s+(?:{NAME_WORD}['’]s|the|an?|his|her|their)\s+"
+                        r"(?:[a-z]+\s+)?([a-z]+)\b(?!\s+[a-z])")  # the noun that ends the phrase: "a private house"
     # "## Ada Pell\nSecond wife of Ivo Marr.", "## Ivo Marr\nFarrier at the Kesh forge.": a section the name heads,
     # opening on a kind of person
     heading = re.compile(rf"#+\s*{re.escape(name)}\s*\n+\s*(?:[A-Z][\w'’-]*['’]s\s+)?"
@@ -1362,7 +1364,7 @@ def a_person(name: str, read: tuple[str, ...]) -> bool:
             names_a_person(match.group(1)) for text in read for match in post_field.finditer(text)) or any(
             names_a_person(word) for text in read for match in beside.finditer(text)
             if not (match.group(1) and PLACED_BEFORE.search(text, 0, match.start()))
-            for word in (match.group(1) or match.group(2)).split()):
+            for word in (match.group(1) or match.group(2) or match.group(3)).split()):
         return True
     if re.match(rf"{PERSONAL_TITLE}\.?\s+[A-Z]", name):  # the name carries the title itself: "Mr Hale"
         return True

@@ -94,6 +94,8 @@ def test_an_entry_of_a_list_is_about_its_own_label():
 def test_a_name_set_beside_a_kind_of_person_is_a_person():
     assert a_person("Ivo Marr", ("Ada Pell's nephew is Ivo Marr (the coal merchant).",))
     assert a_person("Ivo Marr", ("Ivo Marr, the carter, drove it.",))
+    assert a_person("Ivo Marr", ("5 May — Ivo Marr = Ada's nephew (son of her brother).",))
+    assert not a_person("Kesh Arms", ("Kesh Arms is a private house now, its sign bracket still up.",))
     assert not a_person("Kesh Queen", ("Kesh Queen, the old steam wagon, stood in the yard.",))
     assert not a_person("Orlby", ("Born 1822 at Orlby, the daughter of a cooper.",))  # describes who was born
     assert a_person("Ada Pell", ("Family. # Ada Pell\n\nSecond wife of Ivo Marr. Kept the shop until 1921.",))
