@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from satiate.engine.answer import find_answer, said_on
 from satiate.engine.reading.chain import Chain
+from satiate.engine.reading.fit import type_fit
 
 
 def note_sources(*pages: tuple[str, str]) -> list[dict]:
@@ -23,3 +24,10 @@ def finder_chain(question: str, sources: list[dict]) -> tuple[str | None, Chain]
                   read=tuple(f"{s['title']}. {s['text']}" for s in sources),
                   read_titles=tuple(s["title"] for s in sources))
     return found.short_answer, chain
+
+
+def fit_of(question: str, answer: str, kind: str, stating: str, *read: str) -> float:
+    """The type fit of ``answer`` stated by one sentence on a page titled "Notes", ``read`` beside it."""
+    chain = Chain(question=question, answer=answer, kind=kind, stating=(stating,), answer_pages=("Notes",),
+                  read=(stating, *read))
+    return type_fit(chain)[0]

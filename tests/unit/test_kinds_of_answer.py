@@ -7,17 +7,12 @@ from __future__ import annotations
 from satiate.engine.answer import candidate_spans, expected_answer
 from satiate.engine.reading.chain import Chain
 from satiate.engine.reading.commitment import assess
-from satiate.engine.reading.fit import type_fit
 from satiate.engine.reading.kinds import asked_phrase
 from satiate.tools.lexicon import names_a_body, names_a_person, names_a_time
+from support.reading_support import fit_of
 
 RIGHT = 1.0
 
-
-def _fit(question: str, answer: str, kind: str, stating: str, *read: str) -> float:
-    chain = Chain(question=question, answer=answer, kind=kind, stating=(stating,), answer_pages=("Notes",),
-                  read=(stating, *read))
-    return type_fit(chain)[0]
 
 
 def test_a_hyphened_noun_is_read_by_its_last_word():
@@ -29,40 +24,41 @@ def test_a_hyphened_noun_is_read_by_its_last_word():
 
 def test_a_street_or_a_building_does_not_answer_which_town():
     street = "At Kesh the carrier's van overturned in Tanyard Row."
-    assert _fit("Which village did the carrier's van overturn in?", "Tanyard Row", "place", street) < RIGHT
-    assert _fit("Which village did the carrier's van overturn in?", "Kesh", "place", street) == RIGHT
+    assert fit_of("Which village did the carrier's van overturn in?", "Tanyard Row", "place", street) < RIGHT
+    assert fit_of("Which village did the carrier's van overturn in?", "Kesh", "place", street) == RIGHT
     church = "Wed Ivo Marr in 1902 at St Orla's, Kesh."
-    assert _fit("In which village did Ada Pell wed?", "St Orla", "place", church) < RIGHT
-    assert _fit("Where did Ada Pell wed?", "St Orla", "place", church) == RIGHT  # "where" takes a building
+    assert fit_of("In which village did Ada Pell wed?", "St Orla", "place", church) < RIGHT
+    assert fit_of("Where did Ada Pell wed?", "St Orla", "place", church) == RIGHT  # "where" takes a building
 
 
 def test_a_first_name_must_be_spelled_out():
     minutes = "Mr. A. Pell, the secretary, signed the lease."
-    assert _fit("Which first name did the secretary who signed the lease have?", "Mr. A. Pell", "name", minutes) < RIGHT
-    assert _fit("Which first name did the secretary who signed the lease have?", "Ada Pell", "name",
+    asked = "Which first name did the secretary who signed the lease have?"
+    assert fit_of(asked, "Mr. A. Pell", "name", minutes) < RIGHT
+    assert fit_of("Which first name did the secretary who signed the lease have?", "Ada Pell", "name",
                 "Ada Pell, the secretary, signed the lease.") == RIGHT
-    assert _fit("Who signed the lease?", "Mr. A. Pell", "person", minutes) == RIGHT  # any name says who
+    assert fit_of("Who signed the lease?", "Mr. A. Pell", "person", minutes) == RIGHT  # any name says who
 
 
 def test_a_measure_of_space_is_no_stretch_of_time():
     assert names_a_time("years") and not names_a_time("fathoms")
     said = "Ivo Marr, then two years old, watched the Kesh well being dug."
-    assert _fit("What depth did the Kesh well reach?", "two years", "number", said) < RIGHT
-    assert _fit("What depth did the Kesh well reach?", "40 feet", "number", "The Kesh well reached 40 feet.") == RIGHT
+    assert fit_of("What depth did the Kesh well reach?", "two years", "number", said) < RIGHT
+    assert fit_of("What depth did the Kesh well reach?", "40 feet", "number", "The Kesh well reached 40 feet.") == RIGHT
 
 
 def test_a_measure_written_with_a_hyphen_keeps_its_unit():
     record = "Boat: Tern; Beam: 12-foot; Builder: Pell & Reed."
     expected = expected_answer("How wide was the beam of the Tern?")
     assert candidate_spans(record, expected) == ["12-foot"]
-    assert _fit("How wide was the beam of the Tern?", "12-foot", "number", record) == RIGHT
+    assert fit_of("How wide was the beam of the Tern?", "12-foot", "number", record) == RIGHT
 
 
 def test_a_body_of_people_is_no_person():
     assert names_a_body("council") and not names_a_person("council")
     sold = "The tannery and its yard went to Kesh Rural Council in 1974."
-    assert _fit("Who took over the tannery in 1974?", "Kesh Rural Council", "person", sold) < RIGHT
-    assert _fit("Who took over the tannery in 1974?", "Ada Pell", "person",
+    assert fit_of("Who took over the tannery in 1974?", "Kesh Rural Council", "person", sold) < RIGHT
+    assert fit_of("Who took over the tannery in 1974?", "Ada Pell", "person",
                 "The tannery and its yard went to Ada Pell in 1974.") == RIGHT
 
 
@@ -76,13 +72,13 @@ def test_a_rejected_kind_is_named_in_what_is_missing():
 
 def test_a_name_that_qualifies_a_noun_is_not_the_thing_or_the_one_who_acted():
     site = "Ground now: the Orlby Point car park"
-    assert _fit("What stands where the old baths were?", "Orlby Point", "name", site) < RIGHT
+    assert fit_of("What stands where the old baths were?", "Orlby Point", "name", site) < RIGHT
     vane = "Made the new Corn Hall weathervane in Orlby after the storm."
-    assert _fit("Who made the Orlby weathervane?", "Corn Hall", "person", vane) < RIGHT
-    assert _fit("What was the ferry called?", "Gull Rose", "name", "They ran the Gull Rose ferry.") == RIGHT
-    assert _fit("Who made the Orlby weathervane?", "Ada Pell", "person", "Ada Pell made it; Ada Pell left in 1902.") \
+    assert fit_of("Who made the Orlby weathervane?", "Corn Hall", "person", vane) < RIGHT
+    assert fit_of("What was the ferry called?", "Gull Rose", "name", "They ran the Gull Rose ferry.") == RIGHT
+    assert fit_of("Who made the Orlby weathervane?", "Ada Pell", "person", "Ada Pell made it; Ada Pell left in 1902.") \
         == RIGHT  # her act, not a noun she qualifies
-    assert _fit("Who rang the bell?", "Ada Pell", "person", "Ada Pell yesterday rang the bell.") == RIGHT
+    assert fit_of("Who rang the bell?", "Ada Pell", "person", "Ada Pell yesterday rang the bell.") == RIGHT
 
 
 def test_a_post_no_source_speaks_of_is_held_by_no_one_read_about():
@@ -99,37 +95,37 @@ def test_a_post_no_source_speaks_of_is_held_by_no_one_read_about():
 def test_of_two_counts_in_one_sentence_the_one_whose_clause_says_more_of_the_question_counts_it():
     said = "The hall was split into two wards — north ward 14 cots, south ward 9 cots."
     question = "How many cots were in the south ward at Kesh?"
-    assert _fit(question, "14", "number", said) < RIGHT
-    assert _fit(question, "9", "number", said) == RIGHT
+    assert fit_of(question, "14", "number", said) < RIGHT
+    assert fit_of(question, "9", "number", said) == RIGHT
 
 
 def test_where_a_thing_moved_from_does_not_answer_where_it_moved_to():
     said = "The choir moved from the Corn Hall to the Swan in 1961."
-    assert _fit("Which inn did the choir move into in 1961?", "Corn Hall", "name", said) < RIGHT
-    assert _fit("Which inn did the choir move into in 1961?", "Swan", "name", said) == RIGHT
+    assert fit_of("Which inn did the choir move into in 1961?", "Corn Hall", "name", said) < RIGHT
+    assert fit_of("Which inn did the choir move into in 1961?", "Swan", "name", said) == RIGHT
 
 
 def test_a_title_the_notes_also_write_in_lower_case_is_a_post_not_a_name():
     rota = "Rota for 1970: the vicar, I.M. (Head Gardener) and the Guides."
     clipping = "Head gardener Mr Ivo Marr retired in 1980."
-    assert _fit("Who was the hall's gardener in 1970?", "Head Gardener", "person", rota, clipping) < RIGHT
-    assert _fit("Who was the hall's gardener in 1970?", "Ivo Marr", "person",
+    assert fit_of("Who was the hall's gardener in 1970?", "Head Gardener", "person", rota, clipping) < RIGHT
+    assert fit_of("Who was the hall's gardener in 1970?", "Ivo Marr", "person",
                 "Ivo Marr was the hall's gardener in 1970.", clipping) == RIGHT
     # a name keeps its capitals: a surname that is also a trade is still a name
     baked = "Ada Baker baked the bread."
-    assert _fit("Who baked the bread?", "Ada Baker", "person", baked, "The baker's shop.") == RIGHT
+    assert fit_of("Who baked the bread?", "Ada Baker", "person", baked, "The baker's shop.") == RIGHT
 
 
 def test_a_name_headed_by_a_noun_of_time_is_no_place():
     lease = "The lease ran from Orlby Day 1840, the rent paid at Kesh Marsh each quarter."
-    assert _fit("Where was the rent paid?", "Orlby Day", "place", lease) < RIGHT
-    assert _fit("Where was the rent paid?", "Kesh Marsh", "place", lease) == RIGHT
+    assert fit_of("Where was the rent paid?", "Orlby Day", "place", lease) < RIGHT
+    assert fit_of("Where was the rent paid?", "Kesh Marsh", "place", lease) == RIGHT
 
 
 def test_a_count_set_before_its_own_noun_counts_that_noun_whatever_the_label():
     totals = "Yard totals: 1951 — 14 lorries (tax return)."
-    assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", totals) == RIGHT
+    assert fit_of("How many lorries did Orlby Haulage run in 1951?", "14", "number", totals) == RIGHT
     drivers = "Drivers in 1951: 14 in all."
-    assert _fit("How many lorries did Orlby Haulage run in 1951?", "14", "number", drivers) < RIGHT
+    assert fit_of("How many lorries did Orlby Haulage run in 1951?", "14", "number", drivers) < RIGHT
     carried = "Jotted: fourteen lorries by 1951, and two vans."
-    assert _fit("How many lorries did Orlby Haulage run in 1951?", "fourteen lorries", "number", carried) == RIGHT
+    assert fit_of("How many lorries did Orlby Haulage run in 1951?", "fourteen lorries", "number", carried) == RIGHT
