@@ -635,9 +635,16 @@ def _outside_question(span: str, question_lower: str, question_terms: frozenset[
         return True  # "Jonas Pell" is not "Ada Pell": a name as long as the question's, sharing a word, is another
     # the question's words as written, inflected alike, not stems alone: "Orlby Engineering" does not share a word
     # with "who serviced the engine?"
-    asked = [word for word in content_terms(question_lower) if not (head and inflected_alike(word, head))]
+    asked = _asked_words(question_lower, head)
     shared = len({word for word in content_terms(span) if any(inflected_alike(word, other) for other in asked)})
     return bool(span_terms) and (shared * 2 < len(span_terms) or of_kind and shared * 2 == len(span_terms))
+
+
+@functools.lru_cache(maxsize=256)
+def _asked_words(question_lower: str, head: str) -> tuple[str, ...]:
+    """The question's content words but its noun for the answer, read once per question (every candidate span of
+    every sentence is weighed against them)."""
+    return tuple(word for word in content_terms(question_lower) if not (head and inflected_alike(word, head)))
 
 
 def _short_forms(question: str) -> frozenset[str]:
